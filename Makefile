@@ -1,0 +1,37 @@
+# wqstat: workqueue tracepoints, a stat tracer and its tools, for Linux 6.1.
+#   make demo        build everything, boot the guest, show trace_stat/workqueues
+#   make check       host tests + the guest suite; ends "N passed, N failed"
+#   make run-guest SCRIPT=path   run a script as root in the guest
+# Everything is built in build/; each target installs the Debian packages it
+# needs first.  LINUX_SOURCE_TAR=... points the build at another 6.1 source.
+
+.PHONY: all deps kernel guest demo check run-guest wqstat clean distclean
+
+all: guest
+
+deps:
+	@ci/deps.sh
+
+kernel: deps
+	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config
+
+guest:
+	@ci/build.sh linux
+
+wqstat:
+	@$(MAKE) -s -C stat-tracer O=$(CURDIR)/build/stat-tracer
+
+demo:
+	@ci/demo.sh
+
+check:
+	@ci/check.sh
+
+run-guest:
+	@ci/run-guest.sh "$(SCRIPT)"
+
+clean:
+	rm -rf build/guest build/stage-* build/modules-* build/stat-tracer build/dracut
+
+distclean:
+	rm -rf build

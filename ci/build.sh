@@ -1,0 +1,45 @@
+#!/bin/bash
+# Build everything the guest needs and stage it in build/stage-NAME:
+#   ci/build.sh [NAME]   (NAME: linux, the default; another kernel tree name
+#                         with its own fragments is set up by its caller)
+# Steps: packages, kernel tree + config + build, test modules, wqstat, stage.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+name=${1:-linux}
+shift || true
+fragments=("$@")
+[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config")
+series=${SERIES:-$top/kernel-patches/series}
+
+"$top/ci/deps.sh"
+"$top/ci/kernel.sh" "$name" "$series" "${fragments[@]}"
+tree=$top/build/$name
+
+# out-of-tree test modules, built in build/ so the source stays clean
+mods=$top/build/modules-$name
+mkdir -p "$mods"
+cp -pru "$top/guest/modules/." "$mods/"
+for m in "$mods"/*/; do
+	if ! make -C "$tree" M="$m" CC="ccache gcc" modules > "$m/build.log" 2>&1; then
+		cat "$m/build.log" >&2
+		echo "build.sh: test module $m failed to build" >&2
+		exit 1
+	fi
+done
+
+# userspace tools
+if [ -f "$top/stat-tracer/Makefile" ]; then
+	make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" >&2
+fi
+
+# the staged guest tree, copied into the initramfs by guest/dracut
+stage=$top/build/stage-$name
+rm -rf "$stage"
+mkdir -p "$stage/usr/lib/wqtest/tests" "$stage/usr/lib/wqtest/modules" "$stage/usr/bin"
+cp "$top/guest/guest-run.sh" "$top/guest/run-tests.sh" "$stage/usr/lib/wqtest/"
+cp "$top"/guest/*.sh "$stage/usr/lib/wqtest/" 2>/dev/null || true
+cp "$top"/guest/tests/*.sh "$stage/usr/lib/wqtest/tests/"
+cp "$top"/guest/golden -r "$stage/usr/lib/wqtest/" 2>/dev/null || true
+find "$mods" -name '*.ko' -exec cp {} "$stage/usr/lib/wqtest/modules/" \;
+[ -x "$top/build/stat-tracer/wqstat" ] && cp "$top/build/stat-tracer/wqstat" "$stage/usr/bin/"
+echo "$tree/arch/x86/boot/bzImage" > "$stage.kernel"

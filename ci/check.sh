@@ -1,0 +1,39 @@
+#!/bin/bash
+# make check: host tests, then the guest suite on the patched kernel.
+# Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+export TALLY=$top/build/check.tally
+mkdir -p "$top/build"
+: > "$TALLY"
+start=$(date +%s)
+status=0
+
+# 1. host tests (no guest needed), each prints TAP
+for t in "$top"/stat-tracer/tests/*.sh; do
+	[ -x "$t" ] || continue
+	label=host:$(basename "$t" .sh)
+	out=$top/build/host-$(basename "$t" .sh).tap
+	"$t" > "$out" 2>&1
+	rc=$?
+	echo "# wqtest-done" >> "$out"
+	"$top/ci/report.sh" "$label" "$out" /dev/null "$rc" || status=1
+done
+
+# 2. the guest suite on the normal kernel
+if ! "$top/ci/build.sh" linux; then
+	echo "not ok - build: the guest kernel or its files did not build"
+	echo "0 1 0" >> "$TALLY"
+	status=1
+else
+	out=$top/build/guest/check
+	"$top/ci/guest.sh" linux check "$out"
+	rc=$?
+	"$top/ci/report.sh" guest "$out/results.txt" "$out/console.log" "$rc" || status=1
+	echo "# guest logs: $out/console.log (kernel), $out/results.txt (tests)"
+fi
+
+read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")
+echo "# make check took $(( $(date +%s) - start )) s"
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ] && [ $status -eq 0 ]

@@ -1,0 +1,36 @@
+#!/bin/bash
+# Run every guest test and print TAP.  A test is a bash script; its header
+# may hold "# requires: PATH..." lines naming tracefs files it needs (as in
+# ftracetest).  A missing requirement makes the test a skip with a reason.
+# Exit status: 0 ok, 77 skip (reason on the last line of output), else fail.
+lib=/usr/lib/wqtest
+T=/sys/kernel/tracing
+per_test_timeout=${WQT_TEST_TIMEOUT:-300}
+
+mapfile -t tests < <(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort)
+echo "TAP version 13"
+echo "1..${#tests[@]}"
+n=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	missing=
+	for req in $(sed -n 's/^# requires://p' "$t"); do
+		[ -e "$T/$req" ] || missing="$missing $req"
+	done
+	if [ -n "$missing" ]; then
+		echo "ok $n $name # SKIP missing tracefs:$missing"
+		continue
+	fi
+	start=$(date +%s%N)
+	timeout -k 5 "$per_test_timeout" bash "$t" > /tmp/test.out 2>&1
+	rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	sed 's/^/# /' /tmp/test.out
+	case $rc in
+	0)	echo "ok $n $name # ${ms} ms" ;;
+	77)	echo "ok $n $name # SKIP $(tail -n 1 /tmp/test.out)" ;;
+	124|137) echo "not ok $n $name # timed out after ${per_test_timeout} s" ;;
+	*)	echo "not ok $n $name # exit status $rc" ;;
+	esac
+done
