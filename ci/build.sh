@@ -32,6 +32,13 @@ if [ -f "$top/stat-tracer/Makefile" ]; then
 	make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" >&2
 fi
 
+# small guest helpers
+mkdir -p "$top/build/tools"
+for c in "$top"/guest/tools/*.c; do
+	b=$top/build/tools/$(basename "$c" .c)
+	[ "$b" -nt "$c" ] || gcc -O2 -Wall -Wextra -Werror -o "$b" "$c"
+done
+
 # the staged guest tree, copied into the initramfs by guest/dracut
 stage=$top/build/stage-$name
 rm -rf "$stage"
@@ -41,5 +48,6 @@ cp "$top"/guest/*.sh "$stage/usr/lib/wqtest/" 2>/dev/null || true
 cp "$top"/guest/tests/*.sh "$stage/usr/lib/wqtest/tests/"
 cp "$top"/guest/golden -r "$stage/usr/lib/wqtest/" 2>/dev/null || true
 find "$mods" -name '*.ko' -exec cp {} "$stage/usr/lib/wqtest/modules/" \;
+cp "$top"/build/tools/* "$stage/usr/bin/"
 [ -x "$top/build/stat-tracer/wqstat" ] && cp "$top/build/stat-tracer/wqstat" "$stage/usr/bin/"
 echo "$tree/arch/x86/boot/bzImage" > "$stage.kernel"

@@ -31,6 +31,13 @@ else
 	rc=$?
 	"$top/ci/report.sh" guest "$out/results.txt" "$out/console.log" "$rc" || status=1
 	echo "# guest logs: $out/console.log (kernel), $out/results.txt (tests)"
+
+	# a second boot: the stat tracer on from boot with a tiny table
+	out=$top/build/guest/check-boot-tiny
+	"$top/ci/guest.sh" linux check "$out" workqueue_stat=1 workqueue_stat_capacity=16 \
+		'wqtest.tests=*-boot-tiny*'
+	rc=$?
+	"$top/ci/report.sh" guest-boot-tiny "$out/results.txt" "$out/console.log" "$rc" || status=1
 fi
 
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")

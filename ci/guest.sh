@@ -48,7 +48,7 @@ fi
 accel=${QEMU_ACCEL:-tcg}
 timeout_s=${GUEST_TIMEOUT:-900}
 append="console=ttyS0,115200 panic=-1 oops=panic rd.shell=0 rd.emergency=reboot"
-append+=" loglevel=7 wqtest.mode=$mode $*"
+append+=" loglevel=7 no_hash_pointers wqtest.mode=$mode $*"
 set +e
 timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 	-accel "$accel" -smp "${GUEST_CPUS:-2}" -m "${GUEST_MEM:-1024}" \

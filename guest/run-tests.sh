@@ -7,7 +7,21 @@ lib=/usr/lib/wqtest
 T=/sys/kernel/tracing
 per_test_timeout=${WQT_TEST_TIMEOUT:-300}
 
-mapfile -t tests < <(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort)
+# wqtest.tests=GLOB on the kernel command line picks the tests of this boot;
+# by default every test but the *-boot-* ones, which need their own boot.
+only=
+for arg in $(cat /proc/cmdline); do
+	case $arg in wqtest.tests=*) only=${arg#wqtest.tests=} ;; esac
+done
+tests=()
+for t in $(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort); do
+	n=$(basename "$t")
+	if [ -n "$only" ]; then
+		[[ $n == $only ]] && tests+=("$t")
+	else
+		[[ $n == *-boot-* ]] || tests+=("$t")
+	fi
+done
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0

@@ -60,3 +60,25 @@ trace_lines() {
 }
 # field NAME: read key=value field NAME from stdin lines
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+
+STAT=$T/trace_stat/workqueues
+# stat_reset_on: clear the stat tracer's table and turn it on
+stat_reset_on() {
+	echo 1 > "$T/workqueue_stat_reset" || fail "reset"
+	echo 1 > "$T/workqueue_stat_enabled" || fail "enable"
+}
+# stat_off: turn the stat tracer off
+stat_off() { echo 0 > "$T/workqueue_stat_enabled" || fail "disable"; }
+# stat_get COLUMN WORKQUEUE FUNCTION: one value of one row of the table
+# (empty when there is no such row); FUNCTION matches the symbol name.
+stat_get() {
+	awk -v col="$1" -v wq="$2" -v fn="$3" '
+		/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
+		$(idx["WORKQUEUE"]) == wq && $(idx["FUNCTION"]) == fn { print $(idx[col]); exit }
+	' "$STAT"
+}
+# stat_summary KEY: the value after "# KEY: " in the summary lines
+stat_summary() { sed -n "s/^# $1: \([^ ]*\).*/\1/p" "$STAT"; }
+# stat_rows: the number of rows in the table
+stat_rows() { grep -v '^#' "$STAT" | tail -n +2 | grep -c .; }

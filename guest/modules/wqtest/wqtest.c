@@ -63,10 +63,24 @@ static void wqt_oncpu_fn(struct work_struct *work)
 	atomic_inc(&wqt_executed);
 }
 
-/* Work function of the "delayed" scenario. */
+static DECLARE_COMPLETION(wqt_delayed_done);
+
+/* Work function of the "delayed" scenarios: signals that it ran. */
 static void wqt_delayed_fn(struct work_struct *work)
 {
 	atomic_inc(&wqt_executed);
+	complete(&wqt_delayed_done);
+}
+
+/* Wait for wqt_delayed_fn without flushing, which would cut the delay. */
+static int wqt_wait_delayed(struct delayed_work *dwork)
+{
+	if (!wait_for_completion_timeout(&wqt_delayed_done, 30 * HZ)) {
+		cancel_delayed_work_sync(dwork);
+		return -ETIMEDOUT;
+	}
+	flush_delayed_work(dwork);
+	return 0;
 }
 
 /* Work function that must never run: it is always cancelled. */
@@ -221,15 +235,18 @@ static int wqt_scn_delayed(unsigned int delay)
 	struct delayed_work dwork;
 	u64 start = get_jiffies_64();
 
+	int ret;
+
 	atomic_set(&wqt_executed, 0);
+	reinit_completion(&wqt_delayed_done);
 	INIT_DELAYED_WORK_ONSTACK(&dwork, wqt_delayed_fn);
 	queue_delayed_work(wqt_wq, &dwork, delay);
-	flush_delayed_work(&dwork);
+	ret = wqt_wait_delayed(&dwork);
 	destroy_delayed_work_on_stack(&dwork);
 	wqt_result_set("delay=%u\nwaited_jiffies=%llu\nexecuted=%d\nHZ=%d\n",
 		       delay, get_jiffies_64() - start,
 		       atomic_read(&wqt_executed), HZ);
-	return 0;
+	return ret;
 }
 
 /* "mod_delayed J": arm a timer far out, then move it to J jiffies. */
@@ -237,15 +254,18 @@ static int wqt_scn_mod_delayed(unsigned int delay)
 {
 	struct delayed_work dwork;
 
+	int ret;
+
 	atomic_set(&wqt_executed, 0);
+	reinit_completion(&wqt_delayed_done);
 	INIT_DELAYED_WORK_ONSTACK(&dwork, wqt_delayed_fn);
 	queue_delayed_work(wqt_wq, &dwork, 10 * HZ);
 	mod_delayed_work(wqt_wq, &dwork, delay);
-	flush_delayed_work(&dwork);
+	ret = wqt_wait_delayed(&dwork);
 	destroy_delayed_work_on_stack(&dwork);
 	wqt_result_set("delay=%u\nexecuted=%d\n", delay,
 		       atomic_read(&wqt_executed));
-	return 0;
+	return ret;
 }
 
 /*
@@ -427,6 +447,45 @@ static int wqt_scn_sleep(unsigned int n, unsigned int ms)
 	return wqt_run_many(wqt_wq, wqt_sleep_fn, n);
 }
 
+static struct workqueue_struct *wqt_held_wq;
+static struct work_struct wqt_held_blocker, wqt_held_item;
+
+/* Work function queued by "hold" behind a blocked item. */
+static void wqt_held_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_executed);
+}
+
+/* "hold": queue an item that cannot run until "release". */
+static int wqt_scn_hold(void)
+{
+	if (wqt_held_wq)
+		return -EBUSY;
+	wqt_held_wq = alloc_ordered_workqueue("wqtest_held", 0);
+	if (!wqt_held_wq)
+		return -ENOMEM;
+	atomic_set(&wqt_executed, 0);
+	reinit_completion(&wqt_gate);
+	INIT_WORK(&wqt_held_blocker, wqt_block_fn);
+	INIT_WORK(&wqt_held_item, wqt_held_fn);
+	queue_work(wqt_held_wq, &wqt_held_blocker);
+	queue_work(wqt_held_wq, &wqt_held_item);
+	wqt_result_set("held=1\n");
+	return 0;
+}
+
+/* "release": let the items of "hold" run, and wait for them. */
+static int wqt_scn_release(void)
+{
+	if (!wqt_held_wq)
+		return -EINVAL;
+	complete(&wqt_gate);
+	destroy_workqueue(wqt_held_wq);
+	wqt_held_wq = NULL;
+	wqt_result_set("executed=%d\n", atomic_read(&wqt_executed));
+	return 0;
+}
+
 /* Parse and run one scenario line. */
 static int wqt_dispatch(char *line)
 {
@@ -463,6 +522,10 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_selffree(a);
 	if (!strcmp(name, "chain") && n == 2)
 		return wqt_scn_chain(a);
+	if (!strcmp(name, "hold") && n == 1)
+		return wqt_scn_hold();
+	if (!strcmp(name, "release") && n == 1)
+		return wqt_scn_release();
 	if (!strcmp(name, "ordered") && n == 2)
 		return wqt_scn_ordered(a);
 	return -EINVAL;
@@ -529,6 +592,8 @@ static int __init wqt_init(void)
 static void __exit wqt_exit(void)
 {
 	debugfs_remove_recursive(wqt_dir);
+	if (wqt_held_wq)
+		wqt_scn_release();
 	destroy_workqueue(wqt_wq);
 }
 
