@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wqstat - sorting, the text, JSON and Prometheus outputs, and the diff.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wqstat.h"
+
+static const char *const key_names[KEY__NR] = {
+	[KEY_TOTAL] = "total", [KEY_AVG] = "avg", [KEY_MIN] = "min",
+	[KEY_MAX] = "max", [KEY_P99] = "p99", [KEY_LAT] = "lat",
+	[KEY_MAXLAT] = "maxlat", [KEY_P99LAT] = "p99lat", [KEY_LATE] = "late",
+	[KEY_QUEUED] = "queued", [KEY_EXECUTED] = "executed",
+	[KEY_CANCELLED] = "cancelled", [KEY_WORKQUEUE] = "workqueue",
+	[KEY_FUNCTION] = "function",
+};
+
+int wq_key_parse(const char *s, enum wq_key *key)
+{
+	int i;
+
+	for (i = 0; i < KEY__NR; i++) {
+		if (!strcmp(s, key_names[i])) {
+			*key = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *wq_key_names(void)
+{
+	return "total avg min max p99 lat maxlat p99lat late queued executed cancelled workqueue function";
+}
+
+static uint64_t key_value(const struct wq_row *r, enum wq_key key)
+{
+	switch (key) {
+	case KEY_TOTAL: return r->run_total;
+	case KEY_AVG: return r->run_avg;
+	case KEY_MIN: return r->run_min;
+	case KEY_MAX: return r->run_max;
+	case KEY_P99: return r->run_p99;
+	case KEY_LAT: return r->lat_avg;
+	case KEY_MAXLAT: return r->lat_max;
+	case KEY_P99LAT: return r->lat_p99;
+	case KEY_LATE: return r->late_avg;
+	case KEY_QUEUED: return r->queued;
+	case KEY_EXECUTED: return r->executed;
+	case KEY_CANCELLED: return r->cancelled;
+	default: return 0;
+	}
+}
+
+static enum wq_key sort_key;
+
+/* Numbers largest first, names A to Z; ties by workqueue, then function. */
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct wq_row *a = pa, *b = pb;
+	int c;
+
+	if (sort_key == KEY_WORKQUEUE || sort_key == KEY_FUNCTION) {
+		c = strcmp(sort_key == KEY_WORKQUEUE ? a->workqueue : a->function,
+			   sort_key == KEY_WORKQUEUE ? b->workqueue : b->function);
+		if (c)
+			return c;
+	} else {
+		uint64_t x = key_value(a, sort_key), y = key_value(b, sort_key);
+
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	c = strcmp(a->workqueue, b->workqueue);
+	return c ? c : strcmp(a->function, b->function);
+}
+
+void wq_sort(struct wq_table *t, enum wq_key key)
+{
+	sort_key = key;
+	if (t->nr)
+		qsort(t->rows, t->nr, sizeof(*t->rows), row_cmp);
+}
+
+/* A time with its unit chosen for the value: us, ms or s. */
+void wq_fmt_time(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000000ULL)
+		snprintf(buf, len, "%.3fus", ns / 1e3);
+	else if (ns < 1000000000ULL)
+		snprintf(buf, len, "%.3fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+}
+
+static void summary_text(FILE *o, const struct wq_table *t)
+{
+	if (t->kernel[0] || t->time[0])
+		fprintf(o, "snapshot of %s taken %s\n", t->kernel[0] ? t->kernel : "?",
+			t->time[0] ? t->time : "?");
+	if (t->enabled >= 0)
+		fprintf(o, "tracer %s, ", t->enabled ? "on" : "off");
+	if (t->rows_used >= 0)
+		fprintf(o, "%lld of %lld rows, ", t->rows_used, t->capacity);
+	if (t->dropped >= 0)
+		fprintf(o, "%lld events dropped, ", t->dropped);
+	if (t->unmatched >= 0)
+		fprintf(o, "%lld executions without enqueue, ", t->unmatched);
+	if (t->since_reset >= 0)
+		fprintf(o, "%.3f s since reset", t->since_reset);
+	fputc('\n', o);
+}
+
+void wq_print_text(FILE *o, const struct wq_table *t, size_t limit)
+{
+	char b[9][32];
+	size_t i, n = limit && limit < t->nr ? limit : t->nr;
+
+	summary_text(o, t);
+	fprintf(o, "%9s %9s %6s %12s %11s %11s %11s %11s %11s %11s %11s  %-20s %s\n",
+		"QUEUED", "EXECUTED", "CANCEL", "TOTAL_RUN", "AVG_RUN", "MIN_RUN",
+		"MAX_RUN", "P99_RUN", "AVG_LAT", "MAX_LAT", "P99_LAT",
+		"WORKQUEUE", "FUNCTION");
+	for (i = 0; i < n; i++) {
+		const struct wq_row *r = &t->rows[i];
+
+		wq_fmt_time(r->run_total, b[0], sizeof(b[0]));
+		wq_fmt_time(r->run_avg, b[1], sizeof(b[1]));
+		wq_fmt_time(r->run_min, b[2], sizeof(b[2]));
+		wq_fmt_time(r->run_max, b[3], sizeof(b[3]));
+		wq_fmt_time(r->run_p99, b[4], sizeof(b[4]));
+		wq_fmt_time(r->lat_avg, b[5], sizeof(b[5]));
+		wq_fmt_time(r->lat_max, b[6], sizeof(b[6]));
+		wq_fmt_time(r->lat_p99, b[7], sizeof(b[7]));
+		fprintf(o, "%9llu %9llu %6llu %12s %11s %11s %11s %11s %11s %11s %11s  %-20s %s\n",
+			(unsigned long long)r->queued, (unsigned long long)r->executed,
+			(unsigned long long)r->cancelled, b[0], b[1], b[2], b[3],
+			b[4], b[5], b[6], b[7], r->workqueue, r->function);
+	}
+	if (n < t->nr)
+		fprintf(o, "(%zu more rows; -n 0 shows all)\n", t->nr - n);
+}
+
+void wq_json_string(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(o, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(o, "\\u%04x", c);
+		else
+			fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+/* A time in microseconds as a JSON number. */
+static void json_us(FILE *o, const char *key, uint64_t ns, bool comma)
+{
+	fprintf(o, "\"%s\": %llu.%03llu%s", key, (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000), comma ? ", " : "");
+}
+
+static void json_row(FILE *o, const struct wq_row *r)
+{
+	fputs("{\"workqueue\": ", o);
+	wq_json_string(o, r->workqueue);
+	fputs(", \"function\": ", o);
+	wq_json_string(o, r->function);
+	fprintf(o, ", \"destroyed\": %s, \"queued\": %llu, \"executed\": %llu, \"cancelled\": %llu, ",
+		r->destroyed ? "true" : "false", (unsigned long long)r->queued,
+		(unsigned long long)r->executed, (unsigned long long)r->cancelled);
+	json_us(o, "total_run_us", r->run_total, true);
+	json_us(o, "avg_run_us", r->run_avg, true);
+	json_us(o, "min_run_us", r->run_min, true);
+	json_us(o, "max_run_us", r->run_max, true);
+	json_us(o, "p99_run_us", r->run_p99, true);
+	json_us(o, "avg_lat_us", r->lat_avg, true);
+	json_us(o, "max_lat_us", r->lat_max, true);
+	json_us(o, "p99_lat_us", r->lat_p99, true);
+	fprintf(o, "\"late_n\": %llu, ", (unsigned long long)r->late_n);
+	json_us(o, "avg_late_us", r->late_avg, true);
+	json_us(o, "max_late_us", r->late_max, false);
+	fputc('}', o);
+}
+
+static void json_ll(FILE *o, const char *key, long long v)
+{
+	if (v < 0)
+		fprintf(o, "\"%s\": null, ", key);
+	else
+		fprintf(o, "\"%s\": %lld, ", key, v);
+}
+
+void wq_print_json(FILE *o, const struct wq_table *t, size_t limit)
+{
+	size_t i, n = limit && limit < t->nr ? limit : t->nr;
+
+	fputs("{\"version\": 1, \"summary\": {", o);
+	if (t->enabled < 0)
+		fputs("\"enabled\": null, ", o);
+	else
+		fprintf(o, "\"enabled\": %s, ", t->enabled ? "true" : "false");
+	json_ll(o, "rows_used", t->rows_used);
+	json_ll(o, "capacity", t->capacity);
+	json_ll(o, "dropped", t->dropped);
+	json_ll(o, "lost_pairs", t->lost_pairs);
+	json_ll(o, "unmatched", t->unmatched);
+	json_ll(o, "memory_bytes", t->memory);
+	if (t->since_reset < 0)
+		fputs("\"since_reset_s\": null, ", o);
+	else
+		fprintf(o, "\"since_reset_s\": %.3f, ", t->since_reset);
+	fputs("\"kernel\": ", o);
+	wq_json_string(o, t->kernel);
+	fputs(", \"time\": ", o);
+	wq_json_string(o, t->time);
+	fputs("},\n \"rows\": [", o);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",\n  " : "\n  ", o);
+		json_row(o, &t->rows[i]);
+	}
+	fputs("\n]}\n", o);
+}
+
+/* A Prometheus label value: backslash, quote and newline escaped. */
+static void prom_label(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(o, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", o);
+		else
+			fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
+struct prom_metric {
+	const char *name, *type, *help;
+	bool seconds;
+	size_t off;
+};
+
+#define M(n, t, h, s, f) { n, t, h, s, offsetof(struct wq_row, f) }
+static const struct prom_metric metrics[] = {
+	M("wqstat_queued_total", "counter", "Work items put on a pool's list.", false, queued),
+	M("wqstat_executed_total", "counter", "Work function calls.", false, executed),
+	M("wqstat_cancelled_total", "counter", "Cancels that took a queued item or an armed timer off.", false, cancelled),
+	M("wqstat_run_seconds_total", "counter", "Wall time the function ran.", true, run_total),
+	M("wqstat_run_max_seconds", "gauge", "Longest run.", true, run_max),
+	M("wqstat_run_p99_seconds", "gauge", "99th percentile of run time (log2 histogram).", true, run_p99),
+	M("wqstat_latency_avg_seconds", "gauge", "Average time from enqueue to execution.", true, lat_avg),
+	M("wqstat_latency_max_seconds", "gauge", "Longest time from enqueue to execution.", true, lat_max),
+	M("wqstat_latency_p99_seconds", "gauge", "99th percentile of queue latency (log2 histogram).", true, lat_p99),
+	M("wqstat_timer_late_max_seconds", "gauge", "Largest lateness of a delayed work's timer.", true, late_max),
+};
+
+void wq_print_prometheus(FILE *o, const struct wq_table *t)
+{
+	size_t m, i;
+
+	if (t->enabled >= 0)
+		fprintf(o, "# HELP wqstat_enabled Whether the workqueue stat tracer counts.\n"
+			"# TYPE wqstat_enabled gauge\nwqstat_enabled %d\n", t->enabled);
+	if (t->dropped >= 0)
+		fprintf(o, "# HELP wqstat_dropped_events_total Events lost because the table was full.\n"
+			"# TYPE wqstat_dropped_events_total counter\nwqstat_dropped_events_total %lld\n",
+			t->dropped);
+	if (t->rows_used >= 0)
+		fprintf(o, "# HELP wqstat_rows Rows in use.\n# TYPE wqstat_rows gauge\nwqstat_rows %lld\n"
+			"# HELP wqstat_capacity Rows the table holds.\n# TYPE wqstat_capacity gauge\n"
+			"wqstat_capacity %lld\n", t->rows_used, t->capacity);
+	for (m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
+		fprintf(o, "# HELP %s %s\n# TYPE %s %s\n", metrics[m].name,
+			metrics[m].help, metrics[m].name, metrics[m].type);
+		for (i = 0; i < t->nr; i++) {
+			const struct wq_row *r = &t->rows[i];
+			uint64_t v = *(const uint64_t *)((const char *)r + metrics[m].off);
+
+			fprintf(o, "%s{workqueue=", metrics[m].name);
+			prom_label(o, r->workqueue);
+			fputs(",function=", o);
+			prom_label(o, r->function);
+			if (metrics[m].seconds)
+				fprintf(o, "} %.9f\n", v / 1e9);
+			else
+				fprintf(o, "} %llu\n", (unsigned long long)v);
+		}
+	}
+}
+
+/* The workqueue name without "(destroyed)", for matching rows. */
+static size_t wq_name_len(const struct wq_row *r)
+{
+	size_t l = strlen(r->workqueue);
+
+	return r->destroyed ? l - 11 : l;
+}
+
+static bool same_row(const struct wq_row *a, const struct wq_row *b)
+{
+	size_t la = wq_name_len(a);
+
+	return la == wq_name_len(b) && !strncmp(a->workqueue, b->workqueue, la) &&
+	       !strcmp(a->function, b->function);
+}
+
+/* B/A; 1 when both are 0, INFINITY when only A is 0. */
+double wq_ratio(uint64_t a, uint64_t b)
+{
+	if (!a)
+		return b ? INFINITY : 1.0;
+	return (double)b / (double)a;
+}
+
+static double worst_ratio(const struct wq_row *a, const struct wq_row *b)
+{
+	double r[4] = {
+		wq_ratio(a->run_avg, b->run_avg), wq_ratio(a->run_p99, b->run_p99),
+		wq_ratio(a->lat_avg, b->lat_avg), wq_ratio(a->lat_p99, b->lat_p99),
+	};
+	double w = r[0];
+	int i;
+
+	for (i = 1; i < 4; i++)
+		if (r[i] > w)
+			w = r[i];
+	return w;
+}
+
+/* Rows in both first, worst ratio first; then only in B, then only in A. */
+static int diff_cmp(const void *pa, const void *pb)
+{
+	const struct wq_diff_row *x = pa, *y = pb;
+	int cx = x->a && x->b ? 0 : x->b ? 1 : 2;
+	int cy = y->a && y->b ? 0 : y->b ? 1 : 2;
+	const struct wq_row *rx = x->b ? x->b : x->a, *ry = y->b ? y->b : y->a;
+	int c;
+
+	if (cx != cy)
+		return cx - cy;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	c = strcmp(rx->workqueue, ry->workqueue);
+	return c ? c : strcmp(rx->function, ry->function);
+}
+
+int wq_diff(const struct wq_table *a, const struct wq_table *b, struct wq_diff *d)
+{
+	bool *used = calloc(b->nr + 1, sizeof(*used));
+	size_t i, j;
+
+	d->nr = 0;
+	d->rows = calloc(a->nr + b->nr + 1, sizeof(*d->rows));
+	if (!used || !d->rows) {
+		free(used);
+		free(d->rows);
+		d->rows = NULL;
+		return -1;
+	}
+	for (i = 0; i < a->nr; i++) {
+		struct wq_diff_row *r = &d->rows[d->nr++];
+
+		r->a = &a->rows[i];
+		for (j = 0; j < b->nr; j++) {
+			if (!used[j] && same_row(&a->rows[i], &b->rows[j])) {
+				used[j] = true;
+				r->b = &b->rows[j];
+				r->score = worst_ratio(r->a, r->b);
+				break;
+			}
+		}
+	}
+	for (j = 0; j < b->nr; j++)
+		if (!used[j])
+			d->rows[d->nr++].b = &b->rows[j];
+	free(used);
+	if (d->nr)
+		qsort(d->rows, d->nr, sizeof(*d->rows), diff_cmp);
+	return 0;
+}
+
+void wq_diff_free(struct wq_diff *d)
+{
+	free(d->rows);
+	d->rows = NULL;
+	d->nr = 0;
+}
+
+static void fmt_ratio(double r, char *buf, size_t len)
+{
+	if (isinf(r))
+		snprintf(buf, len, "new");
+	else
+		snprintf(buf, len, "x%.2f", r);
+}
+
+static long long delta(uint64_t a, uint64_t b)
+{
+	return (long long)b - (long long)a;
+}
+
+void wq_print_diff_text(FILE *o, const struct wq_diff *d, size_t limit)
+{
+	size_t i, n = limit && limit < d->nr ? limit : d->nr;
+	static const struct wq_row zero;
+
+	fprintf(o, "   %9s %9s %7s  %-25s %-25s %-25s %-25s  %-20s %s\n", "dQUEUED",
+		"dEXECUTED", "dCANCEL", "AVG_RUN A -> B", "P99_RUN A -> B",
+		"AVG_LAT A -> B", "P99_LAT A -> B", "WORKQUEUE", "FUNCTION");
+	for (i = 0; i < n; i++) {
+		const struct wq_diff_row *r = &d->rows[i];
+		const struct wq_row *a = r->a ? r->a : &zero, *b = r->b ? r->b : &zero;
+		const struct wq_row *id = r->b ? r->b : r->a;
+		uint64_t va[4] = { a->run_avg, a->run_p99, a->lat_avg, a->lat_p99 };
+		uint64_t vb[4] = { b->run_avg, b->run_p99, b->lat_avg, b->lat_p99 };
+		char cell[4][80];
+		int k;
+
+		for (k = 0; k < 4; k++) {
+			char ta[24], tb[24], ra[16];
+
+			wq_fmt_time(va[k], ta, sizeof(ta));
+			wq_fmt_time(vb[k], tb, sizeof(tb));
+			fmt_ratio(wq_ratio(va[k], vb[k]), ra, sizeof(ra));
+			snprintf(cell[k], sizeof(cell[k]), "%s->%s %s", ta, tb, ra);
+		}
+		fprintf(o, "%s %+9lld %+9lld %+7lld  %-25s %-25s %-25s %-25s  %-20s %s\n",
+			r->a && r->b ? " " : r->b ? "+" : "-",
+			delta(a->queued, b->queued), delta(a->executed, b->executed),
+			delta(a->cancelled, b->cancelled), cell[0], cell[1], cell[2],
+			cell[3], id->workqueue, id->function);
+	}
+	if (n < d->nr)
+		fprintf(o, "(%zu more rows; -n 0 shows all)\n", d->nr - n);
+	fputs("(+ only in B, - only in A; ratios are B/A, worst first)\n", o);
+}
+
+static void json_ratio(FILE *o, const char *key, uint64_t a, uint64_t b)
+{
+	double r = wq_ratio(a, b);
+
+	if (isinf(r))
+		fprintf(o, ", \"%s\": null", key);
+	else
+		fprintf(o, ", \"%s\": %.4f", key, r);
+}
+
+void wq_print_diff_json(FILE *o, const struct wq_diff *d, const char *na,
+			const char *nb, size_t limit)
+{
+	size_t i, n = limit && limit < d->nr ? limit : d->nr;
+	static const struct wq_row zero;
+
+	fputs("{\"version\": 1, \"a\": ", o);
+	wq_json_string(o, na);
+	fputs(", \"b\": ", o);
+	wq_json_string(o, nb);
+	fputs(", \"rows\": [", o);
+	for (i = 0; i < n; i++) {
+		const struct wq_diff_row *r = &d->rows[i];
+		const struct wq_row *a = r->a ? r->a : &zero, *b = r->b ? r->b : &zero;
+		const struct wq_row *id = r->b ? r->b : r->a;
+
+		fputs(i ? ",\n  {" : "\n  {", o);
+		fputs("\"workqueue\": ", o);
+		wq_json_string(o, id->workqueue);
+		fputs(", \"function\": ", o);
+		wq_json_string(o, id->function);
+		fprintf(o, ", \"in\": \"%s\"", r->a && r->b ? "both" : r->b ? "b" : "a");
+		fprintf(o, ", \"d_queued\": %lld, \"d_executed\": %lld, \"d_cancelled\": %lld",
+			delta(a->queued, b->queued), delta(a->executed, b->executed),
+			delta(a->cancelled, b->cancelled));
+		fputs(", ", o);
+		json_us(o, "a_avg_run_us", a->run_avg, true);
+		json_us(o, "b_avg_run_us", b->run_avg, false);
+		json_ratio(o, "avg_run_ratio", a->run_avg, b->run_avg);
+		fputs(", ", o);
+		json_us(o, "a_p99_run_us", a->run_p99, true);
+		json_us(o, "b_p99_run_us", b->run_p99, false);
+		json_ratio(o, "p99_run_ratio", a->run_p99, b->run_p99);
+		fputs(", ", o);
+		json_us(o, "a_avg_lat_us", a->lat_avg, true);
+		json_us(o, "b_avg_lat_us", b->lat_avg, false);
+		json_ratio(o, "avg_lat_ratio", a->lat_avg, b->lat_avg);
+		fputs(", ", o);
+		json_us(o, "a_p99_lat_us", a->lat_p99, true);
+		json_us(o, "b_p99_lat_us", b->lat_p99, false);
+		json_ratio(o, "p99_lat_ratio", a->lat_p99, b->lat_p99);
+		fputc('}', o);
+	}
+	fputs("\n]}\n", o);
+}

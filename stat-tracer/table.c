@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wqstat - parsing trace_stat/workqueues tables and wqstat snapshots.
+ *
+ * The parser trusts nothing: every line is checked for length and binary
+ * bytes, every number for syntax and range, and the header must name the
+ * columns this tool needs.  Columns are found by name, so columns added by
+ * a later kernel are skipped.  The first error ends the parse, with a
+ * message naming the file, the line and what is wrong.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wqstat.h"
+
+/* The columns wqstat reads; the last two must close the header. */
+enum col {
+	C_QUEUED, C_EXECUTED, C_CANCELLED, C_TOTAL_RUN, C_AVG_RUN, C_MIN_RUN,
+	C_MAX_RUN, C_P99_RUN, C_AVG_LAT, C_MAX_LAT, C_P99_LAT, C_LATE_N,
+	C_AVG_LATE, C_MAX_LATE, C__NR
+};
+
+static const struct {
+	const char *name;
+	bool required;
+	bool is_time;
+} cols[C__NR] = {
+	[C_QUEUED]	= { "QUEUED", true, false },
+	[C_EXECUTED]	= { "EXECUTED", true, false },
+	[C_CANCELLED]	= { "CANCELLED", true, false },
+	[C_TOTAL_RUN]	= { "TOTAL_RUN_us", true, true },
+	[C_AVG_RUN]	= { "AVG_RUN_us", true, true },
+	[C_MIN_RUN]	= { "MIN_RUN_us", true, true },
+	[C_MAX_RUN]	= { "MAX_RUN_us", true, true },
+	[C_P99_RUN]	= { "P99_RUN_us", true, true },
+	[C_AVG_LAT]	= { "AVG_LAT_us", true, true },
+	[C_MAX_LAT]	= { "MAX_LAT_us", true, true },
+	[C_P99_LAT]	= { "P99_LAT_us", true, true },
+	[C_LATE_N]	= { "LATE_N", false, false },
+	[C_AVG_LATE]	= { "AVG_LATE_us", false, true },
+	[C_MAX_LATE]	= { "MAX_LATE_us", false, true },
+};
+
+/* Record the first error: "NAME:LINE: message". */
+static int fail(struct wq_error *err, const char *name, size_t line,
+		const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(err->msg, sizeof(err->msg), "%s:%zu: %s", name, line, what);
+	else
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", name, what);
+	return -1;
+}
+
+void wq_table_init(struct wq_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->enabled = -1;
+	t->rows_used = t->capacity = t->dropped = -1;
+	t->lost_pairs = t->unmatched = t->memory = -1;
+	t->since_reset = -1;
+}
+
+void wq_table_free(struct wq_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		free(t->rows[i].workqueue);
+		free(t->rows[i].function);
+	}
+	free(t->rows);
+	wq_table_init(t);
+}
+
+int wq_parse_count(const char *s, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!isdigit((unsigned char)*s) || strlen(s) > 20)
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int wq_parse_us(const char *s, uint64_t *ns)
+{
+	char ipart[24];
+	const char *dot = strchr(s, '.');
+	size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
+	uint64_t us, frac = 0;
+	int i;
+
+	if (!ilen || ilen >= sizeof(ipart))
+		return -1;
+	memcpy(ipart, s, ilen);
+	ipart[ilen] = '\0';
+	if (wq_parse_count(ipart, &us) || us > UINT64_MAX / 1000 - 1)
+		return -1;
+	if (dot) {
+		const char *f = dot + 1;
+
+		if (!*f || strlen(f) > 3)
+			return -1;
+		for (i = 0; i < 3; i++) {
+			frac *= 10;
+			if (*f) {
+				if (!isdigit((unsigned char)*f))
+					return -1;
+				frac += *f++ - '0';
+			}
+		}
+	}
+	*ns = us * 1000 + frac;
+	return 0;
+}
+
+/* A line must be text: no NUL, no control bytes but tab. */
+static bool is_text(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\n' && i == len - 1)
+			break;
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* Parse "# key: value" summary and metadata lines; unknown keys are kept out. */
+static int parse_comment(struct wq_table *t, const char *line, const char *name,
+			 size_t ln, struct wq_error *err)
+{
+	long long a, b;
+	double d;
+	int n = 0;
+
+	if (sscanf(line, "# enabled: %lld%n", &a, &n) == 1 && n) {
+		if (a != 0 && a != 1)
+			return fail(err, name, ln, "enabled is %lld, not 0 or 1", a);
+		t->enabled = a;
+	} else if (sscanf(line, "# rows: %lld of %lld", &a, &b) == 2) {
+		if (a < 0 || b < 0 || a > b)
+			return fail(err, name, ln, "bad row count '%s'", line + 2);
+		t->rows_used = a;
+		t->capacity = b;
+	} else if (sscanf(line, "# dropped: %lld", &a) == 1) {
+		t->dropped = a;
+	} else if (sscanf(line, "# lost pairs: %lld", &a) == 1) {
+		t->lost_pairs = a;
+	} else if (sscanf(line, "# unmatched: %lld", &a) == 1) {
+		t->unmatched = a;
+	} else if (sscanf(line, "# since reset: %lf", &d) == 1) {
+		t->since_reset = d;
+	} else if (sscanf(line, "# memory: %lld", &a) == 1) {
+		t->memory = a;
+	} else if (!strncmp(line, "# kernel: ", 10)) {
+		snprintf(t->kernel, sizeof(t->kernel), "%s", line + 10);
+	} else if (!strncmp(line, "# time: ", 8)) {
+		snprintf(t->time, sizeof(t->time), "%s", line + 8);
+	}
+	/* other comments are for humans */
+	return 0;
+}
+
+/* Split @line in place at blanks; returns the count, at most @max. */
+static int split(char *line, char **tok, int max)
+{
+	int n = 0;
+	char *s = line;
+
+	while (*s && n < max) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		tok[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+	return n;
+}
+
+#define MAX_COLS 64
+
+int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err)
+{
+	int colidx[C__NR], ncols = 0, i;
+	char *line = NULL, *tok[MAX_COLS + 1];
+	size_t cap = 0, ln = 0;
+	bool header = false;
+	ssize_t len;
+	int ret = -1;
+
+	wq_table_init(t);
+	for (i = 0; i < C__NR; i++)
+		colidx[i] = -1;
+
+	while ((len = getline(&line, &cap, f)) > 0) {
+		ln++;
+		if ((size_t)len > WQSTAT_MAX_LINE) {
+			fail(err, name, ln, "line longer than %d bytes", WQSTAT_MAX_LINE);
+			goto out;
+		}
+		if (strlen(line) != (size_t)len || !is_text(line, len)) {
+			fail(err, name, ln, "binary data, not a table");
+			goto out;
+		}
+		if (line[len - 1] != '\n') {
+			fail(err, name, ln, "unterminated last line: truncated file?");
+			goto out;
+		}
+		line[--len] = '\0';
+		if (!len)
+			continue;
+		if (line[0] == '#') {
+			if (!strncmp(line, "# wqstat snapshot v", 19)) {
+				if (ln != 1 || strcmp(line, WQSTAT_SNAPSHOT_MAGIC)) {
+					fail(err, name, ln, "snapshot version '%s' is not v1 on line 1",
+					     line + 19);
+					goto out;
+				}
+				continue;
+			}
+			if (header) {
+				fail(err, name, ln, "a comment line after the header");
+				goto out;
+			}
+			if (parse_comment(t, line, name, ln, err))
+				goto out;
+			continue;
+		}
+		if (!header) {
+			int n = split(line, tok, MAX_COLS + 1);
+
+			if (n > MAX_COLS) {
+				fail(err, name, ln, "more than %d columns", MAX_COLS);
+				goto out;
+			}
+			for (i = 0; i < n; i++) {
+				int c;
+
+				for (c = 0; c < C__NR; c++)
+					if (!strcmp(tok[i], cols[c].name))
+						colidx[c] = i;
+			}
+			for (i = 0; i < C__NR; i++) {
+				if (cols[i].required && colidx[i] < 0) {
+					fail(err, name, ln, "not a workqueue stat header: no column %s",
+					     cols[i].name);
+					goto out;
+				}
+			}
+			if (n < 2 || strcmp(tok[n - 2], "WORKQUEUE") || strcmp(tok[n - 1], "FUNCTION")) {
+				fail(err, name, ln, "not a workqueue stat header: it must end with WORKQUEUE FUNCTION");
+				goto out;
+			}
+			ncols = n;
+			header = true;
+			continue;
+		}
+		/* a row */
+		{
+			char *copy = strdup(line), *fn;
+			struct wq_row r = { 0 };
+			uint64_t *dst[C__NR] = {
+				&r.queued, &r.executed, &r.cancelled, &r.run_total,
+				&r.run_avg, &r.run_min, &r.run_max, &r.run_p99,
+				&r.lat_avg, &r.lat_max, &r.lat_p99, &r.late_n,
+				&r.late_avg, &r.late_max,
+			};
+			int n;
+
+			if (!copy) {
+				fail(err, name, ln, "out of memory");
+				goto out;
+			}
+			n = split(line, tok, ncols);
+			if (n < ncols) {
+				free(copy);
+				fail(err, name, ln, "%d fields, the header has %d columns", n, ncols);
+				goto out;
+			}
+			for (i = 0; i < C__NR; i++) {
+				int bad;
+
+				if (colidx[i] < 0)
+					continue;
+				bad = cols[i].is_time ? wq_parse_us(tok[colidx[i]], dst[i])
+						      : wq_parse_count(tok[colidx[i]], dst[i]);
+				if (bad) {
+					fail(err, name, ln, "column %s: '%.40s' is not a %s",
+					     cols[i].name, tok[colidx[i]],
+					     cols[i].is_time ? "time in us (N.NNN)" : "count");
+					free(copy);
+					goto out;
+				}
+			}
+			/* FUNCTION is the rest of the line, as %ps prints it */
+			fn = copy + (tok[ncols - 1] - line);
+			if (t->nr >= WQSTAT_MAX_ROWS) {
+				free(copy);
+				fail(err, name, ln, "more than %d rows", WQSTAT_MAX_ROWS);
+				goto out;
+			}
+			if (t->nr == t->alloc) {
+				size_t na = t->alloc ? t->alloc * 2 : 64;
+				struct wq_row *nr = realloc(t->rows, na * sizeof(*nr));
+
+				if (!nr) {
+					free(copy);
+					fail(err, name, ln, "out of memory");
+					goto out;
+				}
+				t->rows = nr;
+				t->alloc = na;
+			}
+			r.workqueue = strdup(tok[ncols - 2]);
+			r.function = strdup(fn);
+			free(copy);
+			if (!r.workqueue || !r.function) {
+				free(r.workqueue);
+				free(r.function);
+				fail(err, name, ln, "out of memory");
+				goto out;
+			}
+			{
+				size_t wl = strlen(r.workqueue);
+
+				if (wl > 11 && !strcmp(r.workqueue + wl - 11, "(destroyed)"))
+					r.destroyed = true;
+			}
+			t->rows[t->nr++] = r;
+		}
+	}
+	if (ferror(f)) {
+		fail(err, name, ln, "read error: %s", strerror(errno));
+		goto out;
+	}
+	if (!header) {
+		fail(err, name, ln ? ln : 0, ln ? "no table header: not a workqueue stat table"
+					       : "empty: no table header");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(line);
+	if (ret)
+		wq_table_free(t);
+	return ret;
+}

@@ -1,0 +1,206 @@
+#!/bin/bash
+# Host tests of wqstat, printed as TAP: the unit tests, then the command line
+# against fixtures, malformed files and a fake tracefs.  The tool under test
+# is built with ASan and UBSan; a sanitizer report fails the test.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+O=${O:-$here/..}
+W=$O/wqstat-asan
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ASAN_OPTIONS=exitcode=99:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
+n=0 bad=0
+
+t_ok() { n=$((n + 1)); echo "ok $n - $1"; }
+t_fail() { n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+
+# expect_fail CODE NEEDLE DESCRIPTION -- ARGS: exit CODE, one stderr line
+# holding NEEDLE, nothing on stdout
+expect_fail() {
+	local code=$1 needle=$2 what=$3
+	shift 4
+	"$W" "$@" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	local lines
+	lines=$(grep -c . "$tmp/err")
+	if [ $rc -eq "$code" ] && [ "$lines" = 1 ] && grep -qF -- "$needle" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		t_ok "$what: exit $code, \"$(cat "$tmp/err")\""
+	else
+		t_fail "$what" "exit $rc (want $code)" "stderr: $(head -c 300 "$tmp/err")" "stdout bytes: $(wc -c < "$tmp/out")"
+	fi
+}
+
+# 1. unit tests
+"$O/unit" > "$tmp/unit.tap" 2>&1
+urc=$?
+while IFS= read -r l; do
+	case $l in
+	"ok "*) t_ok "unit: ${l#ok * - }" ;;
+	"not ok "*) t_fail "unit: ${l#not ok * - }" ;;
+	esac
+done < "$tmp/unit.tap"
+[ $urc -eq 0 ] || t_fail "unit tests exit status $urc" "$(tail -n 5 "$tmp/unit.tap")"
+
+HDR="QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us WORKQUEUE FUNCTION"
+cat > "$tmp/a.snap" <<EOT
+# wqstat snapshot v1
+# kernel: 6.1.192+
+# time: 2026-12-03T08:00:00Z
+# enabled: 0
+# rows: 2 of 1024
+# dropped: 0 events (table full)
+$HDR
+20 20 0 40000.000 2000.000 1900.000 2500.000 2400.000 100.000 300.000 290.000 0 0.000 0.000 wqtest wqt_sleep_fn [wqtest]
+5 5 0 50.000 10.000 9.000 11.000 11.000 5.000 6.000 6.000 0 0.000 0.000 events vmstat_update
+EOT
+sed -e 's/^20 20 0 40000.000 2000.000/20 20 0 160000.000 8000.000/' \
+    -e 's/^5 5 0 50.000/7 7 0 70.000/' "$tmp/a.snap" > "$tmp/b.snap"
+
+# 2. well-formed input
+"$W" show -i "$tmp/a.snap" > "$tmp/out" 2>&1 && grep -q 'wqt_sleep_fn \[wqtest\]' "$tmp/out" &&
+	grep -q '2.000ms' "$tmp/out" && t_ok "show -i prints the rows with units" || t_fail "show -i" "$(cat "$tmp/out")"
+"$W" show -i "$tmp/a.snap" -n 1 -s executed > "$tmp/out" 2>&1 && ! grep -q vmstat_update "$tmp/out" &&
+	grep -q '1 more rows' "$tmp/out" && t_ok "-n 1 -s executed keeps the top row" || t_fail "-n/-s" "$(cat "$tmp/out")"
+"$W" show -i "$tmp/a.snap" -w '^events$' > "$tmp/out" && grep -q vmstat_update "$tmp/out" && ! grep -q wqt_ "$tmp/out" &&
+	t_ok "-w filters on the workqueue" || t_fail "-w" "$(cat "$tmp/out")"
+"$W" show -i "$tmp/a.snap" -f 'sleep' > "$tmp/out" && ! grep -q vmstat_update "$tmp/out" && grep -q wqt_sleep "$tmp/out" &&
+	t_ok "-f filters on the function" || t_fail "-f" "$(cat "$tmp/out")"
+if "$W" show -i "$tmp/a.snap" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = {x["function"]: x for x in d["rows"]}
+assert d["version"] == 1 and len(d["rows"]) == 2
+assert r["wqt_sleep_fn [wqtest]"]["avg_run_us"] == 2000.0
+assert r["vmstat_update"]["executed"] == 5
+assert d["summary"]["kernel"] == "6.1.192+"
+'; then t_ok "show --json is valid JSON with the right values"; else t_fail "show --json"; fi
+if "$W" show -i "$tmp/a.snap" --prometheus | python3 -c '
+import re, sys
+seen = set()
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if line.startswith("# HELP ") or line.startswith("# TYPE "):
+        continue
+    m = re.fullmatch(r"([a-z_0-9]+)(\{workqueue=\"(?:[^\"\\]|\\.)*\",function=\"(?:[^\"\\]|\\.)*\"\})? ([0-9.e+-]+)", line)
+    assert m, line
+    seen.add(m.group(1))
+assert "wqstat_executed_total" in seen and "wqstat_latency_p99_seconds" in seen
+'; then t_ok "show --prometheus is valid textfile format"; else t_fail "show --prometheus"; fi
+"$W" diff "$tmp/a.snap" "$tmp/b.snap" > "$tmp/out" 2>&1 && head -n 2 "$tmp/out" | tail -n 1 | grep -q 'wqt_sleep_fn' &&
+	grep 'wqt_sleep_fn' "$tmp/out" | grep -q 'x4.00' && t_ok "diff puts the 4x regression first" || t_fail "diff text" "$(cat "$tmp/out")"
+if "$W" diff --json "$tmp/a.snap" "$tmp/b.snap" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+top = d["rows"][0]
+assert top["function"] == "wqt_sleep_fn [wqtest]", top
+assert top["avg_run_ratio"] == 4.0 and top["b_avg_run_us"] == 8000.0
+v = [x for x in d["rows"] if x["function"] == "vmstat_update"][0]
+assert v["d_executed"] == 2 and v["d_queued"] == 2
+'; then t_ok "diff --json: ratio 4, deltas +2"; else t_fail "diff --json"; fi
+
+# 3. malformed input: one line naming file and line, exit 2, no stdout
+printf '' > "$tmp/empty"
+expect_fail 2 "$tmp/empty: empty" "an empty snapshot" -- diff "$tmp/empty" "$tmp/a.snap"
+expect_fail 2 "$tmp/nonexistent: cannot open" "a missing snapshot" -- diff "$tmp/a.snap" "$tmp/nonexistent"
+head -c 300 "$tmp/a.snap" > "$tmp/trunc"
+expect_fail 2 "$tmp/trunc:" "a truncated snapshot" -- show -i "$tmp/trunc"
+sed '8s/ 0 0.000 0.000 wqtest.*//' "$tmp/a.snap" > "$tmp/short"
+expect_fail 2 "$tmp/short:8:" "a row cut short" -- show -i "$tmp/short"
+sed '8s/^20 /999999999999999999999 /' "$tmp/a.snap" > "$tmp/huge"
+expect_fail 2 "$tmp/huge:8: column QUEUED" "a huge number" -- show -i "$tmp/huge"
+sed '8s/^20 20 0 40000.000/20 20 0 %s%n%x/' "$tmp/a.snap" > "$tmp/fmt"
+expect_fail 2 "$tmp/fmt:8: column TOTAL_RUN_us" "format characters" -- show -i "$tmp/fmt"
+sed '1s/v1/v2/' "$tmp/a.snap" > "$tmp/v2"
+expect_fail 2 "is not v1" "a snapshot of another version" -- diff "$tmp/v2" "$tmp/a.snap"
+python3 -c '
+import random, sys
+r = random.Random(20261203)
+for i in range(25):
+    open(sys.argv[1] + "/rand%d" % i, "wb").write(bytes(r.randrange(256) for _ in range(r.randrange(1, 3000))))
+' "$tmp"
+crashes=0
+for i in $(seq 0 24); do
+	"$W" show -i "$tmp/rand$i" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(grep -c . "$tmp/err")" != 1 ]; then
+		crashes=$((crashes + 1))
+		echo "# rand$i: exit $rc: $(head -c 200 "$tmp/err")"
+	fi
+done
+[ $crashes -eq 0 ] && t_ok "25 files of random bytes: each exit 2 with one line" || t_fail "random bytes: $crashes misbehaved"
+
+# 4. usage errors: exit 1
+expect_fail 1 "unknown command 'frobnicate'" "an unknown subcommand" -- frobnicate
+expect_fail 1 "unknown option" "an unknown option" -- show --frob
+expect_fail 1 "unknown sort key 'speed'" "a bad sort key" -- show -s speed
+expect_fail 1 "-n takes a count" "a bad -n" -- show -n -3
+expect_fail 1 "needs two snapshot files" "diff with one file" -- diff "$tmp/a.snap"
+expect_fail 1 "-o FILE is required" "snapshot without -o" -- snapshot
+expect_fail 1 "no command" "run without a command" -- run
+expect_fail 1 "-w '(': " "a bad regex" -- show -i "$tmp/a.snap" -w '('
+"$W" --help > "$tmp/out" 2>&1
+missing=
+for o in --top --sort --workqueue --function --input --output --json --prometheus --help show enable disable reset run snapshot diff; do
+	grep -q -- "$o" "$tmp/out" || missing="$missing $o"
+done
+[ -z "$missing" ] && t_ok "--help documents every option and command" || t_fail "--help lacks:$missing"
+
+# 5. against a fake tracefs: the control files and run
+fake=$tmp/tracefs
+mkdir -p "$fake/trace_stat"
+: > "$fake/workqueue_stat_enabled"; : > "$fake/workqueue_stat_reset"
+sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
+export WQSTAT_TRACEFS=$fake
+"$W" enable && [ "$(cat "$fake/workqueue_stat_enabled")" = 1 ] && "$W" disable &&
+	[ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && "$W" reset && [ "$(cat "$fake/workqueue_stat_reset")" = 1 ] &&
+	t_ok "enable, disable and reset write their control files" || t_fail "enable/disable/reset"
+: > "$fake/workqueue_stat_reset"
+"$W" run -o "$tmp/run.snap" -- sh -c 'test "$(cat "$WQSTAT_TRACEFS/workqueue_stat_enabled")" = 1 && exit 3' > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 3 ] && [ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && [ "$(cat "$fake/workqueue_stat_reset")" = 1 ] &&
+	grep -q wqt_sleep_fn "$tmp/out" && head -n 1 "$tmp/run.snap" | grep -qx '# wqstat snapshot v1' &&
+	grep -q "^# kernel: $(uname -r)$" "$tmp/run.snap" &&
+	t_ok "run: reset, on while CMD runs, off after; CMD's exit status 3; snapshot written" ||
+	t_fail "run" "exit $rc" "$(cat "$tmp/out")"
+"$W" run -- /nonexistent/cmd > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 127 ] && grep -q "cannot run '/nonexistent/cmd'" "$tmp/err" && t_ok "run: a command that cannot start exits 127" || t_fail "run 127"
+"$W" snapshot -o "$tmp/s1" && "$W" diff "$tmp/s1" "$tmp/s1" > /dev/null && t_ok "snapshot of the live table diffs against itself" || t_fail "snapshot"
+printf 'garbage\n' > "$fake/trace_stat/workqueues"
+expect_fail 2 "$fake/trace_stat/workqueues:1: not a workqueue stat header" "a garbled live table" -- show
+sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
+expect_fail 2 "$tmp/nosnap/x: cannot create" "snapshot into a missing directory" -- snapshot -o "$tmp/nosnap/x"
+export WQSTAT_TRACEFS=$tmp/notracer
+mkdir -p "$WQSTAT_TRACEFS"
+expect_fail 2 "this kernel has no workqueue stat tracer" "a kernel without the tracer" -- show
+expect_fail 2 "this kernel has no workqueue stat tracer" "enable without the tracer" -- enable
+# no permission: a file only root may read, read as nobody
+export WQSTAT_TRACEFS=$fake
+sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
+chmod 0600 "$fake/trace_stat/workqueues"; chmod 0755 "$tmp" "$fake" "$fake/trace_stat"
+cp "$W" "$tmp/wqstat-nobody"; chmod 0755 "$tmp/wqstat-nobody"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/wqstat-nobody" show > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 'permission denied' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+		t_ok "no permission: exit 2, \"$(cat "$tmp/err")\"" || t_fail "no permission" "exit $rc" "$(cat "$tmp/err")"
+	# tracefs not mounted: a private mount namespace without it, as nobody
+	unset WQSTAT_TRACEFS
+	if unshare --mount --propagation private true 2> /dev/null; then
+		unshare --mount --propagation private sh -c '
+			for m in $(awk "\$3 == \"tracefs\" || \$3 == \"debugfs\" {print \$2}" /proc/mounts | sort -r); do
+				umount -l "$m" || exit 9
+			done
+			exec setpriv --reuid=65534 --regid=65534 --clear-groups "$1" show' sh "$tmp/wqstat-nobody" > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 2 ] && grep -q 'tracefs is not mounted' "$tmp/err" &&
+			t_ok "tracefs not mounted: exit 2, \"$(cat "$tmp/err")\"" || t_fail "tracefs not mounted" "exit $rc" "$(cat "$tmp/err")"
+	else
+		n=$((n + 1)); echo "ok $n - tracefs not mounted # SKIP cannot make a private mount namespace here"
+	fi
+else
+	n=$((n + 1)); echo "ok $n - no permission # SKIP needs root and setpriv to drop to nobody"
+	n=$((n + 1)); echo "ok $n - tracefs not mounted # SKIP needs root"
+fi
+
+echo "1..$n"
+[ $bad -eq 0 ]
