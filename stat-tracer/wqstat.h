@@ -73,7 +73,7 @@ void wq_json_string(FILE *o, const char *s);
 /* Diff of two tables, B against A. */
 struct wq_diff_row {
 	const struct wq_row *a, *b;	/* either may be NULL */
-	double		score;		/* the worst ratio, for sorting */
+	double		score;		/* time lost in B (ns), for sorting */
 };
 struct wq_diff {
 	struct wq_diff_row *rows;

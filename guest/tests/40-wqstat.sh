@@ -1,7 +1,7 @@
 #!/bin/bash
 # wqstat in the guest: "run" shows the workload's function with its exact
 # count and returns the command's status; a diff of two snapshots around a
-# known change (the work item sleeps 2 ms, then 8 ms) reports the change
+# known change (the work item spins 1 ms, then 4 ms) reports the change
 # with the right sign and size.
 # requires: trace_stat/workqueues
 . /usr/lib/wqtest/tests/lib.sh
@@ -19,28 +19,28 @@ expect_eq "tracer off after run" "$(cat "$T/workqueue_stat_enabled")" 0
 
 wqstat reset
 wqstat enable
-wqt_run sleep 10 2
+wqt_run spin 10 1000
 wqstat disable
 wqstat snapshot -o /tmp/a.snap || fail "snapshot A"
 wqstat reset
 wqstat enable
-wqt_run sleep 10 8
+wqt_run spin 10 4000
 wqstat disable
 wqstat snapshot -o /tmp/b.snap || fail "snapshot B"
 head -n 3 /tmp/a.snap
 grep -qx '# wqstat snapshot v1' /tmp/a.snap || fail "snapshot has no version line"
 grep -qx "# kernel: $(uname -r)" /tmp/a.snap || fail "snapshot does not record the kernel release"
 wqstat diff /tmp/a.snap /tmp/b.snap | head -n 6
-d=$(wqstat diff --json /tmp/a.snap /tmp/b.snap | grep '"function": "wqt_sleep_fn')
-[ -n "$d" ] || fail "diff --json has no wqt_sleep_fn row"
+d=$(wqstat diff --json /tmp/a.snap /tmp/b.snap | grep '"function": "wqt_spin_fn')
+[ -n "$d" ] || fail "diff --json has no wqt_spin_fn row"
 ratio=$(echo "$d" | sed -n 's/.*"avg_run_ratio": \([0-9.]*\).*/\1/p')
 a=$(echo "$d" | sed -n 's/.*"a_avg_run_us": \([0-9.]*\).*/\1/p')
 b=$(echo "$d" | sed -n 's/.*"b_avg_run_us": \([0-9.]*\).*/\1/p')
 echo "avg run A=$a us B=$b us ratio=$ratio"
-expect_ge "A's average run (2 ms sleeps)" "$a" 2000
-expect_ge "B's average run (8 ms sleeps)" "$b" 8000
-expect_ge "ratio B/A (a 4x longer sleep, slower)" "$ratio" 2
-expect_le "ratio B/A" "$ratio" 6
+expect_ge "A's average run (1 ms spins)" "$a" 1000
+expect_ge "B's average run (4 ms spins)" "$b" 4000
+expect_ge "ratio B/A (a 4x longer spin, slower)" "$ratio" 3
+expect_le "ratio B/A" "$ratio" 5
 expect_eq "executions delta" "$(echo "$d" | sed -n 's/.*"d_executed": \(-*[0-9]*\).*/\1/p')" 0
 first=$(wqstat diff /tmp/a.snap /tmp/b.snap | sed -n 2p)
-case $first in *wqt_sleep_fn*) echo "the regression is listed first" ;; *) fail "first diff row is '$first'" ;; esac
+case $first in *wqt_spin_fn*) echo "the regression (30 ms lost) is listed first" ;; *) fail "first diff row is '$first'" ;; esac
