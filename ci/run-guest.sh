@@ -24,4 +24,8 @@ if ! splats=$("$top/ci/splat.sh" "$out/console.log"); then
 	echo "$splats" >&2
 	[ "${status:-1}" -ne 0 ] || status=1
 fi
-exit "${status:-2}"
+status=${status:-2}
+# GNU make can only exit 0 or 2, so say the status too; this script
+# itself exits with it.
+[ "$status" -eq 0 ] || echo "run-guest: the script exited with status $status" >&2
+exit "$status"

@@ -17,6 +17,11 @@ if [ -f "$T/workqueue_stat_enabled" ]; then
 	echo 0 > "$T/workqueue_stat_enabled"
 	echo "\$ cat /sys/kernel/tracing/trace_stat/workqueues"
 	cat "$T/trace_stat/workqueues"
+	if command -v wqstat > /dev/null; then
+		echo
+		echo "\$ wqstat show -n 8"
+		wqstat show -n 8
+	fi
 else
 	trace_events $(ls "$T/events/workqueue" | grep -v -e enable -e filter)
 	wqt_run burst 3
