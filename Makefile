@@ -2,10 +2,12 @@
 #   make demo        build everything, boot the guest, show trace_stat/workqueues
 #   make check       host tests + the guest suite; ends "N passed, N failed"
 #   make run-guest SCRIPT=path   run a script as root in the guest
+#   make bench       what watching workqueues costs, six ways, one guest run
+#   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
 # Everything is built in build/; each target installs the Debian packages it
 # needs first.  LINUX_SOURCE_TAR=... points the build at another 6.1 source.
 
-.PHONY: all deps kernel guest demo check run-guest wqstat clean distclean
+.PHONY: all deps kernel guest demo check run-guest wqstat bench bench-vanilla clean distclean
 
 all: guest
 
@@ -13,7 +15,7 @@ deps:
 	@ci/deps.sh
 
 kernel: deps
-	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config
+	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config kernel-patches/wqstat.config
 
 guest:
 	@ci/build.sh linux
@@ -29,6 +31,12 @@ check:
 
 run-guest:
 	@ci/run-guest.sh "$(SCRIPT)"
+
+bench:
+	@ci/bench.sh
+
+bench-vanilla:
+	@ci/bench.sh vanilla
 
 clean:
 	rm -rf build/guest build/stage-* build/modules-* build/stat-tracer build/dracut

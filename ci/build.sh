@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-linux}
 shift || true
 fragments=("$@")
-[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config")
+[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config")
 series=${SERIES:-$top/kernel-patches/series}
 
 "$top/ci/deps.sh"

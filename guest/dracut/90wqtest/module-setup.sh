@@ -33,5 +33,9 @@ install() {
 	for f in "$WQ_STAGE"/usr/bin/*; do
 		[ -x "$f" ] && inst_binary "$f" "/usr/bin/${f##*/}"
 	done
+	# perf, for the benchmark's "perf kwork" way of watching
+	if [ -n "${WQ_WITH_PERF:-}" ]; then
+		inst_binary perf || derror "wqtest: could not install perf"
+	fi
 	inst_hook cmdline 01 "$moddir/wqtest-hook.sh"
 }

@@ -1,0 +1,62 @@
+#!/bin/bash
+# make bench: boot the patched guest once and run guest/bench.sh: every
+# workload under every way of watching, interleaved, 5 rounds; then the cost
+# of reading a 10,000-row table.  The table is printed and kept in
+# build/bench/.
+# make bench-vanilla (ci/bench.sh vanilla): the same workloads with nothing
+# watching, on the patched kernel (tracer off) and on unpatched 6.1 built
+# from the same config, in alternating boots; prints patched/vanilla.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/bench
+mkdir -p "$out"
+export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
+"$top/ci/deps.sh" linux-perf || exit 2
+"$top/ci/build.sh" linux >&2 || { echo "bench: the build failed" >&2; exit 2; }
+
+# run_bench NAME OUTDIR ARGS...: one bench boot; prints its table
+run_bench() {
+	local name=$1 dir=$2
+	shift 2
+	WQ_WITH_PERF=1 "$top/ci/guest.sh" "$name" bench "$dir" "$@"
+	local rc=$?
+	if [ $rc -ne 0 ] || ! grep -qx '# wqtest-done' "$dir/results.txt" 2>/dev/null; then
+		echo "bench: the $name guest did not finish (status $rc); see $dir/console.log" >&2
+		return 2
+	fi
+	if ! "$top/ci/splat.sh" "$dir/console.log" >&2; then
+		echo "bench: kernel splat in $dir/console.log" >&2
+		return 1
+	fi
+	sed -e '/^# wqtest: mode=/d' -e '/^# wqtest-done$/d' "$dir/results.txt"
+}
+
+if [ "${1:-}" != vanilla ]; then
+	run_bench linux "$out/patched" workqueue_stat_capacity=16384 | tee "$out/bench.txt"
+	exit "${PIPESTATUS[0]}"
+fi
+
+SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" >&2 ||
+	{ echo "bench: the vanilla build failed" >&2; exit 2; }
+: > "$out/vanilla-samples"
+for round in 1 2; do
+	for k in linux vanilla; do
+		run_bench $k "$out/$k-$round" wqbench.ways=nothing wqbench.rounds=5 > "$out/$k-$round.txt" || exit $?
+		awk -v k=$k '$2 == "nothing" && $3 ~ /^[0-9]+$/ { print k, $1, $3 }' "$out/$k-$round.txt" >> "$out/vanilla-samples"
+	done
+done
+# the per-boot medians, pooled: median of all medians per kernel and workload
+awk '{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; wl[$2] = 1 }
+	function med(k,   i, j, t, a, c) {
+		c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
+		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+	}
+	END {
+		printf "%-8s %14s %14s %28s\n", "WORKLOAD", "PATCHED_ns", "VANILLA_ns", "PATCHED/VANILLA_throughput"
+		for (w in wl) {
+			p = med("linux" SUBSEP w); q = med("vanilla" SUBSEP w)
+			printf "%-8s %14d %14d %28.3f\n", w, p, q, p ? q / p : 0
+		}
+	}' "$out/vanilla-samples" | tee "$out/vanilla.txt"
+echo "(tracer off on the patched kernel; medians of 2 boots x 5 rounds each; >= 0.99 means off costs nothing measurable)"

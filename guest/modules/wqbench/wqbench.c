@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wqbench - workqueue workloads timed in the kernel, for "make bench"
+ *
+ * One scenario per write to /sys/kernel/debug/wqbench/run; the result,
+ * "items=N ns=T ns_per_item=X", is read back from .../result.  Time is
+ * measured here, around the workload only, so the setup of whatever is
+ * watching (a perf process, triggers) is not counted.
+ *
+ *   chain N          one item re-queuing itself N times on CPU 0
+ *   burst M R        M distinct items queued, then flushed; R rounds
+ *   many F R         F distinct work functions (F <= 1024), one item each,
+ *                    queued then flushed; R rounds
+ *   table F W        F functions on each of W new workqueues: F x W rows
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#define WQB_FUNCS	1024
+
+static struct workqueue_struct *wqb_wq;
+static struct dentry *wqb_dir;
+static DEFINE_MUTEX(wqb_lock);
+static char wqb_result[128];
+static atomic_long_t wqb_sum;
+
+/*
+ * 1024 distinct work functions.  Each adds its own constant, so that the
+ * compiler cannot fold them into one (GCC's -fipa-icf would merge identical
+ * bodies, and the table would then have one row).
+ */
+#define WQB_FN(n) \
+static void wqb_fn_##n(struct work_struct *w) { atomic_long_add(n + 1, &wqb_sum); }
+#define WQB_R8(M, p) M(p##0) M(p##1) M(p##2) M(p##3) M(p##4) M(p##5) M(p##6) M(p##7)
+#define WQB_R64(M, p) WQB_R8(M, p##0) WQB_R8(M, p##1) WQB_R8(M, p##2) WQB_R8(M, p##3) \
+	WQB_R8(M, p##4) WQB_R8(M, p##5) WQB_R8(M, p##6) WQB_R8(M, p##7)
+#define WQB_R1024(M) WQB_R64(M, 1) WQB_R64(M, 2) WQB_R64(M, 3) WQB_R64(M, 4) \
+	WQB_R64(M, 5) WQB_R64(M, 6) WQB_R64(M, 7) WQB_R64(M, 8) WQB_R64(M, 9) \
+	WQB_R64(M, 10) WQB_R64(M, 11) WQB_R64(M, 12) WQB_R64(M, 13) WQB_R64(M, 14) \
+	WQB_R64(M, 15) WQB_R64(M, 16)
+WQB_R1024(WQB_FN)
+#define WQB_PTR(n) wqb_fn_##n,
+static const work_func_t wqb_fns[WQB_FUNCS] = { WQB_R1024(WQB_PTR) };
+
+static void wqb_result_set(u64 items, u64 ns)
+{
+	scnprintf(wqb_result, sizeof(wqb_result), "items=%llu ns=%llu ns_per_item=%llu\n",
+		  items, ns, items ? div64_u64(ns, items) : 0);
+}
+
+static atomic_t wqb_chain_left;
+static DECLARE_COMPLETION(wqb_chain_done);
+
+/* The chain: queue itself again on CPU 0 until done. */
+static void wqb_chain_fn(struct work_struct *work)
+{
+	if (atomic_dec_return(&wqb_chain_left) > 0)
+		queue_work_on(0, wqb_wq, work);
+	else
+		complete(&wqb_chain_done);
+}
+
+static int wqb_chain(unsigned int n)
+{
+	struct work_struct work;
+	ktime_t t0;
+
+	if (!n)
+		return -EINVAL;
+	atomic_set(&wqb_chain_left, n);
+	reinit_completion(&wqb_chain_done);
+	INIT_WORK_ONSTACK(&work, wqb_chain_fn);
+	t0 = ktime_get();
+	queue_work_on(0, wqb_wq, &work);
+	wait_for_completion(&wqb_chain_done);
+	flush_work(&work);
+	wqb_result_set(n, ktime_to_ns(ktime_sub(ktime_get(), t0)));
+	destroy_work_on_stack(&work);
+	return 0;
+}
+
+/* Queue @m items whose functions cycle through the first @f, flush; @r rounds. */
+static int wqb_burst(struct workqueue_struct *wq, unsigned int m,
+		     unsigned int f, unsigned int r, bool report)
+{
+	struct work_struct *items;
+	unsigned int i, k;
+	ktime_t t0;
+
+	if (!m || !r || !f || f > WQB_FUNCS || m > 65536)
+		return -EINVAL;
+	items = kvcalloc(m, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	for (i = 0; i < m; i++)
+		INIT_WORK(&items[i], wqb_fns[i % f]);
+	t0 = ktime_get();
+	for (k = 0; k < r; k++) {
+		for (i = 0; i < m; i++)
+			queue_work(wq, &items[i]);
+		for (i = 0; i < m; i++)
+			flush_work(&items[i]);
+	}
+	if (report)
+		wqb_result_set((u64)m * r, ktime_to_ns(ktime_sub(ktime_get(), t0)));
+	kvfree(items);
+	return 0;
+}
+
+/* F functions on each of W fresh workqueues, to fill F x W rows. */
+static int wqb_table(unsigned int f, unsigned int w)
+{
+	struct workqueue_struct *wq;
+	unsigned int i;
+	int ret = 0;
+
+	if (!w || w > 64)
+		return -EINVAL;
+	for (i = 0; i < w && !ret; i++) {
+		wq = alloc_workqueue("wqbench_%u", 0, 0, i);
+		if (!wq)
+			return -ENOMEM;
+		ret = wqb_burst(wq, f, f, 1, false);
+		destroy_workqueue(wq);
+	}
+	scnprintf(wqb_result, sizeof(wqb_result), "rows=%u\n", f * w);
+	return ret;
+}
+
+static int wqb_dispatch(const char *line)
+{
+	char name[16];
+	unsigned int a = 0, b = 0;
+	int n = sscanf(line, "%15s %u %u", name, &a, &b);
+
+	if (n < 2)
+		return -EINVAL;
+	if (!strcmp(name, "chain") && n == 2)
+		return wqb_chain(a);
+	if (!strcmp(name, "burst") && n == 3)
+		return wqb_burst(wqb_wq, a, 1, b, true);
+	if (!strcmp(name, "many") && n == 3)
+		return wqb_burst(wqb_wq, a, a, b, true);
+	if (!strcmp(name, "table") && n == 3)
+		return wqb_table(a, b);
+	return -EINVAL;
+}
+
+static ssize_t wqb_run_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[48];
+	int ret;
+
+	if (*ppos || !count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	mutex_lock(&wqb_lock);
+	wqb_result[0] = '\0';
+	ret = wqb_dispatch(buf);
+	mutex_unlock(&wqb_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t wqb_result_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&wqb_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, wqb_result, strlen(wqb_result));
+	mutex_unlock(&wqb_lock);
+	return ret;
+}
+
+static const struct file_operations wqb_run_fops = {
+	.owner = THIS_MODULE, .write = wqb_run_write, .llseek = noop_llseek,
+};
+
+static const struct file_operations wqb_result_fops = {
+	.owner = THIS_MODULE, .read = wqb_result_read, .llseek = default_llseek,
+};
+
+static int __init wqb_init(void)
+{
+	wqb_wq = alloc_workqueue("wqbench", 0, 0);
+	if (!wqb_wq)
+		return -ENOMEM;
+	wqb_dir = debugfs_create_dir("wqbench", NULL);
+	debugfs_create_file("run", 0200, wqb_dir, NULL, &wqb_run_fops);
+	debugfs_create_file("result", 0400, wqb_dir, NULL, &wqb_result_fops);
+	return 0;
+}
+
+static void __exit wqb_exit(void)
+{
+	debugfs_remove_recursive(wqb_dir);
+	destroy_workqueue(wqb_wq);
+}
+
+module_init(wqb_init);
+module_exit(wqb_exit);
+MODULE_DESCRIPTION("Timed workqueue workloads for the wqstat benchmark");
+MODULE_LICENSE("GPL");
