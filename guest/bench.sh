@@ -26,7 +26,7 @@ setup() {
 	echo 0 > $T/tracing_on; echo > $T/trace
 	case $1 in
 	nothing) ;;
-	stat) echo 1 > $T/workqueue_stat_reset; echo 1 > $T/workqueue_stat_enabled ;;
+	stat) echo 1 > $T/workqueue_stat_enabled ;;	# rows kept: steady state
 	stock|new)
 		local e
 		for e in ${!1}; do echo 1 > $T/events/workqueue/$e/enable; done
@@ -93,6 +93,7 @@ done
 echo "# ways:$avail; rounds: $rounds; kernel $(uname -r), $(nproc) CPUs"
 
 echo 8192 > $T/buffer_size_kb
+[ $have_stat = 1 ] && echo 1 > $T/workqueue_stat_reset
 : > /tmp/samples
 for r in $(seq 1 "$rounds"); do
 	for wl in "${workloads[@]}"; do
@@ -131,13 +132,14 @@ awk -v ways="$avail" '
 
 # reading cost: a large table, timed; and writers while a reader loops
 if [ $have_stat = 1 ]; then
+	# cat's own start-up under emulation is tens of ms: time a trivial cat too
+	tm() { local t0=$(date +%s%N); cat "$1" > /dev/null; echo $(( ($(date +%s%N) - t0) / 1000 )); }
 	echo 1 > $T/workqueue_stat_reset; echo 1 > $T/workqueue_stat_enabled
 	echo "table 1024 10" > $B/run
+	first=$(tm $T/trace_stat/workqueues)
 	rows=$(sed -n 's/^# rows: \([0-9]*\) of.*/\1/p' $T/trace_stat/workqueues)
 	mem=$(sed -n 's/^# memory: \([0-9]*\).*/\1/p' $T/trace_stat/workqueues)
 	# cat's own start-up under emulation is tens of ms: time a trivial cat too
-	tm() { local t0=$(date +%s%N); cat "$1" > /dev/null; echo $(( ($(date +%s%N) - t0) / 1000 )); }
-	first=$(tm $T/trace_stat/workqueues)
 	: > /tmp/cat_us; : > /tmp/true_us
 	for i in 1 2 3 4 5; do
 		tm $T/trace_stat/workqueues >> /tmp/cat_us
@@ -146,7 +148,7 @@ if [ $have_stat = 1 ]; then
 	cat_us=$(sort -n /tmp/cat_us | sed -n 3p)
 	base_us=$(sort -n /tmp/true_us | sed -n 3p)
 	ms() { echo "$(($1 / 1000)).$(printf %03d $(($1 % 1000)))"; }
-	echo "# reading: $rows rows; cat trace_stat/workqueues: first $(ms $first) ms (resolves the symbols), then median of 5: $(ms $cat_us) ms; a cat of /proc/version: $(ms $base_us) ms; tracer memory: $mem bytes"
+	echo "# reading: $rows rows; cat trace_stat/workqueues: median of 5: $(ms $cat_us) ms (the first read, which resolves the symbols: $(ms $first) ms); a cat of /proc/version: $(ms $base_us) ms; tracer memory: $mem bytes"
 	alone=0; with=0
 	for i in 1 2 3; do
 		echo "burst 256 20" > $B/run; a=$(sed -n 's/.*ns_per_item=\([0-9]*\).*/\1/p' $B/result)
