@@ -17,6 +17,21 @@ rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch
 git -C "$dev" "${git_id[@]}" format-patch -q --no-signature --zero-commit \
 	--cover-letter --cover-from-description=subject \
 	-o "$out" base..HEAD
+# A blank context line is written by git as a single space.  checkpatch
+# run from inside this repository sees the tracked *.patch files as source
+# files (git_is_single_file) and flags those spaces, so write blank
+# context lines the way GNU diff --suppress-blank-empty does; git am takes
+# both.  The series is then applied from scratch and must give the same
+# tree as the development branch.
+sed -i 's/^ $//' "$out"/[0-9][0-9][0-9][0-9]-*.patch
+check=$(mktemp -d)
+trap 'git -C "$dev" worktree remove --force "$check" 2>/dev/null || true; rm -rf "$check"' EXIT
+git -C "$dev" worktree add -q --detach "$check" base
+git -C "$check" "${git_id[@]}" am -q $(ls "$out"/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-)
+want=$(git -C "$dev" rev-parse 'HEAD^{tree}')
+got=$(git -C "$check" rev-parse 'HEAD^{tree}')
+[ "$want" = "$got" ] || { echo "export-patches: the exported series does not rebuild $branch ($got != $want)" >&2; exit 1; }
+
 {
 	echo "# Applied in this order by ci/kernel.sh with git am."
 	(cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-')
