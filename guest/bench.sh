@@ -132,23 +132,19 @@ awk -v ways="$avail" '
 
 # reading cost: a large table, timed; and writers while a reader loops
 if [ $have_stat = 1 ]; then
-	# cat's own start-up under emulation is tens of ms: time a trivial cat too
-	tm() { local t0=$(date +%s%N); cat "$1" > /dev/null; echo $(( ($(date +%s%N) - t0) / 1000 )); }
+	F=$T/trace_stat/workqueues
 	echo 1 > $T/workqueue_stat_reset; echo 1 > $T/workqueue_stat_enabled
 	echo "table 1024 10" > $B/run
-	first=$(tm $T/trace_stat/workqueues)
-	rows=$(sed -n 's/^# rows: \([0-9]*\) of.*/\1/p' $T/trace_stat/workqueues)
-	mem=$(sed -n 's/^# memory: \([0-9]*\).*/\1/p' $T/trace_stat/workqueues)
-	# cat's own start-up under emulation is tens of ms: time a trivial cat too
-	: > /tmp/cat_us; : > /tmp/true_us
-	for i in 1 2 3 4 5; do
-		tm $T/trace_stat/workqueues >> /tmp/cat_us
-		tm /proc/version >> /tmp/true_us
-	done
-	cat_us=$(sort -n /tmp/cat_us | sed -n 3p)
-	base_us=$(sort -n /tmp/true_us | sed -n 3p)
+	# wqtime times inside one process: no date or shell start-up counted
+	set -- $(wqtime -n 1 $F); first=$(($1 + $2))
+	rows=$(sed -n 's/^# rows: \([0-9]*\) of.*/\1/p' $F)
+	mem=$(sed -n 's/^# memory: \([0-9]*\).*/\1/p' $F)
+	set -- $(wqtime -n 5 $F); open_us=$1; read_us=$2; lines=$3
+	cat_us=$(wqtime -n 5 -x - cat $F)
+	base_us=$(wqtime -n 5 -x - cat /proc/version)
 	ms() { echo "$(($1 / 1000)).$(printf %03d $(($1 % 1000)))"; }
-	echo "# reading: $rows rows; cat trace_stat/workqueues: median of 5: $(ms $cat_us) ms (the first read, which resolves the symbols: $(ms $first) ms); a cat of /proc/version: $(ms $base_us) ms; tracer memory: $mem bytes"
+	echo "# reading: $rows rows ($lines lines); in one process, median of 5: open $(ms $open_us) ms + read $(ms $read_us) ms; the first read, which resolves the symbols: $(ms $first) ms"
+	echo "# cat trace_stat/workqueues: median of 5: $(ms $cat_us) ms, of which cat's own start-up (a cat of /proc/version): $(ms $base_us) ms; tracer memory: $mem bytes"
 	alone=0; with=0
 	for i in 1 2 3; do
 		echo "burst 256 20" > $B/run; a=$(sed -n 's/.*ns_per_item=\([0-9]*\).*/\1/p' $B/result)
