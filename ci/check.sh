@@ -1,5 +1,6 @@
 #!/bin/bash
-# make check: host tests, then the guest suite on the patched kernel.
+# make check: host tests, the guest suite on the patched kernel, then the
+# reliability suite on the debug kernel.
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +37,44 @@ else
 		'wqtest.tests=*-boot-tiny*'
 	rc=$?
 	"$top/ci/report.sh" guest-boot-tiny "$out/results.txt" "$out/console.log" "$rc" || status=1
+
+	# a third boot: every parameter of the tracer given garbage, empty,
+	# zero and huge values; the boot must go on with the defaults
+	out=$top/build/guest/check-boot-badargs
+	"$top/ci/guest.sh" linux check "$out" workqueue_stat=maybe workqueue_stat= \
+		workqueue_stat=99999999999999999999 workqueue_stat_capacity=0 \
+		workqueue_stat_capacity=banana workqueue_stat_capacity=-5 \
+		workqueue_stat_capacity=99999999999999999999 workqueue_stat_capacity=2000000 \
+		'wqtest.tests=*-boot-badargs*'
+	rc=$?
+	"$top/ci/report.sh" guest-boot-badargs "$out/results.txt" "$out/console.log" "$rc" || status=1
+fi
+
+# 3. the reliability suite on the debug kernel (kernel-patches/debug.config:
+# lockdep, KASAN, debug objects, the watchdogs...): the tracepoint and stat
+# tests again, the stress runs, the unload; then the stress with a tiny table
+if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then
+	echo "ok - debug-kernel suite # SKIP WQ_SKIP_DEBUG=1 was set"
+	echo "0 0 1" >> "$TALLY"
+elif ! "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
+		"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"; then
+	echo "not ok - build: the debug kernel or its files did not build"
+	echo "0 1 0" >> "$TALLY"
+	status=1
+else
+	out=$top/build/guest/check-debug
+	GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} "$top/ci/guest.sh" debug check "$out" \
+		'wqtest.tests=1*,2*,60*,61*,62*'
+	rc=$?
+	"$top/ci/report.sh" debug "$out/results.txt" "$out/console.log" "$rc" || status=1
+	grep -h '^# figures:' "$out/results.txt" | sed 's/^/# debug: /'
+
+	out=$top/build/guest/check-debug-tiny
+	GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} "$top/ci/guest.sh" debug check "$out" \
+		workqueue_stat_capacity=16 'wqtest.tests=*-rel-tiny*'
+	rc=$?
+	"$top/ci/report.sh" debug-tiny "$out/results.txt" "$out/console.log" "$rc" || status=1
+	grep -h '^# figures:' "$out/results.txt" | sed 's/^/# debug-tiny: /'
 fi
 
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")

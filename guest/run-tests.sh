@@ -7,19 +7,26 @@ lib=/usr/lib/wqtest
 T=/sys/kernel/tracing
 per_test_timeout=${WQT_TEST_TIMEOUT:-300}
 
-# wqtest.tests=GLOB on the kernel command line picks the tests of this boot;
-# by default every test but the *-boot-* ones, which need their own boot.
+# wqtest.tests=GLOB[,GLOB...] on the kernel command line picks the tests of
+# this boot; by default every test but the *-boot-* ones, which need their
+# own boot, and the *-rel-* ones, which are for the debug kernel.
 only=
 for arg in $(cat /proc/cmdline); do
 	case $arg in wqtest.tests=*) only=${arg#wqtest.tests=} ;; esac
 done
+IFS=, read -r -a globs <<< "$only"
 tests=()
 for t in $(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort); do
 	n=$(basename "$t")
 	if [ -n "$only" ]; then
-		[[ $n == $only ]] && tests+=("$t")
+		for g in "${globs[@]}"; do
+			if [[ $n == $g ]]; then
+				tests+=("$t")
+				break
+			fi
+		done
 	else
-		[[ $n == *-boot-* ]] || tests+=("$t")
+		[[ $n == *-boot-* || $n == *-rel-* ]] || tests+=("$t")
 	fi
 done
 echo "TAP version 13"

@@ -82,3 +82,44 @@ stat_get() {
 stat_summary() { sed -n "s/^# $1: \([^ ]*\).*/\1/p" "$STAT"; }
 # stat_rows: the number of rows in the table
 stat_rows() { grep -v '^#' "$STAT" | tail -n +2 | grep -c .; }
+
+# stat_fn_sum COLUMN FUNCTION: COLUMN summed over every row of FUNCTION,
+# whatever its workqueue (destroyed ones included); 0 when there is none
+stat_fn_sum() {
+	awk -v col="$1" -v fn="$2" '
+		/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
+		$(idx["FUNCTION"]) == fn { s += $(idx[col]) }
+		END { print s + 0 }
+	' "$STAT"
+}
+# stress_check_self: the stress scenario's own counts are consistent: every
+# successful enqueue ran or was cancelled off its pool (delayed items are
+# only cancelled off their timer, so for them enq = exec)
+stress_check_self() {
+	local fn enq exec cancel
+	while read -r fn enq exec cancel; do
+		case $fn in
+		wqs_delayed_fn|wqs_free_fn|wqs_life_fn)
+			expect_eq "module: $fn enqueues = executions" "$enq" "$exec" ;;
+		*)
+			expect_eq "module: $fn enqueues = executions + cancels" "$enq" "$((exec + cancel))" ;;
+		esac
+	done < <(stress_counts)
+}
+# stress_counts: "FUNCTION ENQ EXEC CANCEL" lines of the last stress run
+stress_counts() {
+	sed -n 's/^fn=\([^ ]*\) enq=\([0-9]*\) exec=\([0-9]*\) cancel=\([0-9]*\)$/\1 \2 \3 \4/p' "$WQT/result"
+}
+# stress_run SECONDS: the stress scenario with the tracer on throughout,
+# from an empty table; prints the module's counts and the table's summary
+stress_run() {
+	wqt_load
+	stat_reset_on
+	wqt_run stress "$1" 40
+	stat_off
+	cat "$WQT/result"
+	head -n 8 "$STAT"
+	expect_eq "seconds of stress" "$(wqt_get seconds)" "$1"
+	expect_eq "threads (one per vCPU)" "$(wqt_get threads)" "$(nproc)"
+}

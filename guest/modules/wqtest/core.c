@@ -9,6 +9,9 @@
  *
  *	echo "spin 100 1000" > /sys/kernel/debug/wqtest/run
  *
+ * The "stress" scenario (stress.c) mixes every kind of enqueue, cancel and
+ * flush on every CPU for a fixed time and counts what it did.
+ *
  * and their outcome is read back from /sys/kernel/debug/wqtest/result as
  * key=value lines.  A failed scenario makes the write fail with its -errno.
  */
@@ -27,6 +30,8 @@
 #include <linux/smp.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+
+#include "wqtest.h"
 
 #define WQT_MAX_ITEMS	100000
 #define WQT_RESULT_SIZE	1024
@@ -154,9 +159,8 @@ static void wqt_unbound_fn(struct work_struct *work)
 	atomic_inc(&wqt_executed);
 }
 
-static void wqt_result_set(const char *fmt, ...) __printf(1, 2);
 /* Replace the result text. */
-static void wqt_result_set(const char *fmt, ...)
+void wqt_result_set(const char *fmt, ...)
 {
 	va_list args;
 
@@ -528,6 +532,8 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_release();
 	if (!strcmp(name, "ordered") && n == 2)
 		return wqt_scn_ordered(a);
+	if (!strcmp(name, "stress") && n == 3)
+		return wqt_scn_stress(a, b);
 	return -EINVAL;
 }
 
