@@ -15,7 +15,7 @@ deps:
 	@ci/deps.sh
 
 kernel: deps
-	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config kernel-patches/wqstat.config
+	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config kernel-patches/wqstat.config kernel-patches/mm.config
 
 guest:
 	@ci/build.sh linux

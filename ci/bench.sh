@@ -41,7 +41,7 @@ if [ "${1:-}" != vanilla ]; then
 	exit "${PIPESTATUS[0]}"
 fi
 
-SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" >&2 ||
+SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" >&2 ||
 	{ echo "bench: the vanilla build failed" >&2; exit 2; }
 : > "$out/vanilla-samples"
 for round in 1 2; do

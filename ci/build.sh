@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-linux}
 shift || true
 fragments=("$@")
-[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config")
+[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" "$top/kernel-patches/mm.config")
 series=${SERIES:-$top/kernel-patches/series}
 
 "$top/ci/deps.sh"
@@ -32,6 +32,15 @@ if [ -f "$top/stat-tracer/Makefile" ]; then
 	make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" >&2
 fi
 
+# page-types, built from the kernel tree itself (tools/vm)
+if [ -f "$tree/tools/vm/page-types.c" ]; then
+	if ! make -C "$tree/tools/vm" page-types > "$top/build/page-types-$name.log" 2>&1; then
+		cat "$top/build/page-types-$name.log" >&2
+		echo "build.sh: tools/vm/page-types failed to build" >&2
+		exit 1
+	fi
+fi
+
 # small guest helpers
 mkdir -p "$top/build/tools"
 for c in "$top"/guest/tools/*.c; do
@@ -50,4 +59,5 @@ cp "$top"/guest/golden -r "$stage/usr/lib/wqtest/" 2>/dev/null || true
 find "$mods" -name '*.ko' -exec cp {} "$stage/usr/lib/wqtest/modules/" \;
 cp "$top"/build/tools/* "$stage/usr/bin/"
 [ -x "$top/build/stat-tracer/wqstat" ] && cp "$top/build/stat-tracer/wqstat" "$stage/usr/bin/"
+[ -x "$tree/tools/vm/page-types" ] && cp "$tree/tools/vm/page-types" "$stage/usr/bin/"
 echo "$tree/arch/x86/boot/bzImage" > "$stage.kernel"

@@ -48,6 +48,18 @@ else
 		'wqtest.tests=*-boot-badargs*'
 	rc=$?
 	"$top/ci/report.sh" guest-boot-badargs "$out/results.txt" "$out/console.log" "$rc" || status=1
+
+	# a fourth boot, for the mm_fault and kpageflags tests: a swap disk (a
+	# file in build/, made a swap area here) and 3.5 GiB, so that QEMU
+	# leaves a hole in physical memory below 4 GiB (the NOPAGE flag)
+	out=$top/build/guest/check-mm
+	rm -f "$top/build/swap.img"
+	truncate -s 64M "$top/build/swap.img"
+	mkswap -q "$top/build/swap.img" > /dev/null
+	GUEST_DISK=$top/build/swap.img GUEST_MEM=3584 "$top/ci/guest.sh" linux check "$out" \
+		'wqtest.tests=*-mm-*'
+	rc=$?
+	"$top/ci/report.sh" guest-mm "$out/results.txt" "$out/console.log" "$rc" || status=1
 fi
 
 # 3. the reliability suite on the debug kernel (kernel-patches/debug.config:

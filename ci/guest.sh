@@ -5,7 +5,8 @@
 # console.log (ttyS0, the whole kernel log) and results.txt (ttyS1, the
 # results channel) are written.  Environment: QEMU_ACCEL (tcg by default;
 # kvm opts in), GUEST_TIMEOUT (seconds, hard limit), GUEST_CPUS, GUEST_MEM,
-# WQ_USER_SCRIPT (a script for MODE=script).
+# WQ_USER_SCRIPT (a script for MODE=script), GUEST_DISK (a raw image
+# attached as a virtio disk, /dev/vda in the guest).
 # Exit status: QEMU's, or 124 when the guest hit the timeout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,8 +50,10 @@ accel=${QEMU_ACCEL:-tcg}
 timeout_s=${GUEST_TIMEOUT:-900}
 append="console=ttyS0,115200 panic=-1 oops=panic rd.shell=0 rd.emergency=reboot"
 append+=" loglevel=7 no_hash_pointers wqtest.mode=$mode $*"
+disk=()
+[ -z "${GUEST_DISK:-}" ] || disk=(-drive "file=$GUEST_DISK,if=virtio,format=raw")
 set +e
-timeout -k 10 "$timeout_s" qemu-system-x86_64 \
+timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" \
 	-accel "$accel" -smp "${GUEST_CPUS:-2}" -m "${GUEST_MEM:-1024}" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$img" -append "$append" \

@@ -9,7 +9,8 @@ per_test_timeout=${WQT_TEST_TIMEOUT:-300}
 
 # wqtest.tests=GLOB[,GLOB...] on the kernel command line picks the tests of
 # this boot; by default every test but the *-boot-* ones, which need their
-# own boot, and the *-rel-* ones, which are for the debug kernel.
+# own boot, the *-rel-* ones, which are for the debug kernel, and the
+# *-mm-* ones, which boot with a swap disk and a hole in physical memory.
 only=
 for arg in $(cat /proc/cmdline); do
 	case $arg in wqtest.tests=*) only=${arg#wqtest.tests=} ;; esac
@@ -26,7 +27,7 @@ for t in $(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort); do
 			fi
 		done
 	else
-		[[ $n == *-boot-* || $n == *-rel-* ]] || tests+=("$t")
+		[[ $n == *-boot-* || $n == *-rel-* || $n == *-mm-* ]] || tests+=("$t")
 	fi
 done
 echo "TAP version 13"

@@ -123,3 +123,43 @@ stress_run() {
 	expect_eq "seconds of stress" "$(wqt_get seconds)" "$1"
 	expect_eq "threads (one per vCPU)" "$(wqt_get threads)" "$(nproc)"
 }
+
+# mm_trace_on: enable the mm_fault events for the processes named mmfault
+# only, on an empty buffer
+mm_trace_on() {
+	trace_clear
+	echo 'comm == "mmfault"' > "$T/events/mm_fault/filter" || fail "set the mm_fault filter"
+	echo 1 > "$T/events/mm_fault/enable" || fail "enable the mm_fault events"
+	echo 1 > "$T/tracing_on"
+}
+# mm_trace_count PID EVENT KEY=VALUE...: how many trace lines of EVENT by
+# task PID carry every KEY=VALUE given
+mm_trace_count() {
+	local pid=$1 ev=$2
+	shift 2
+	awk -v pid="$pid" -v ev="$ev" -v toks="$*" '
+		BEGIN { n = split(toks, want, " ") }
+		$0 ~ ("-" pid " +\\[") && index($0, " " ev ": ") {
+			l = $0 " "
+			for (i = 1; i <= n; i++)
+				if (!index(l, " " want[i] " "))
+					next
+			c++
+		}
+		END { print c + 0 }' "$T/trace"
+}
+# mm_check_expectations FILE: each "expect PID EVENT K=V..." line of FILE is
+# exactly one trace line; each "absent PID EVENT K=V..." line none
+mm_check_expectations() {
+	local kind pid ev rest n
+	while read -r kind pid ev rest; do
+		case $kind in
+		expect)	n=$(mm_trace_count "$pid" "$ev" $rest)
+			[ "$n" = 1 ] || { grep " $ev: " "$T/trace" | tail -n 20; fail "$ev $rest by $pid: $n trace lines, want 1"; }
+			echo "found: $ev $rest (pid $pid)" ;;
+		absent)	n=$(mm_trace_count "$pid" "$ev" $rest)
+			[ "$n" = 0 ] || fail "$ev $rest by $pid: $n trace lines, want none (fault-around neighbour)"
+			echo "not reported, as it must not be: $ev $rest (mapped by fault-around)" ;;
+		esac
+	done < "$1"
+}
