@@ -132,9 +132,9 @@ mm_trace_on() {
 	echo 1 > "$T/events/mm_fault/enable" || fail "enable the mm_fault events"
 	echo 1 > "$T/tracing_on"
 }
-# mm_trace_count PID EVENT KEY=VALUE...: how many trace lines of EVENT by
-# task PID carry every KEY=VALUE given
-mm_trace_count() {
+# mm_trace_match PID EVENT KEY=VALUE...: the trace lines of EVENT by task
+# PID that carry every KEY=VALUE given
+mm_trace_match() {
 	local pid=$1 ev=$2
 	shift 2
 	awk -v pid="$pid" -v ev="$ev" -v toks="$*" '
@@ -144,22 +144,23 @@ mm_trace_count() {
 			for (i = 1; i <= n; i++)
 				if (!index(l, " " want[i] " "))
 					next
-			c++
-		}
-		END { print c + 0 }' "$T/trace"
+			print
+		}' "$T/trace"
 }
 # mm_check_expectations FILE: each "expect PID EVENT K=V..." line of FILE is
-# exactly one trace line; each "absent PID EVENT K=V..." line none
+# exactly one trace line (printed); each "absent PID EVENT WHY K=V..." none
 mm_check_expectations() {
-	local kind pid ev rest n
+	local kind pid ev rest why l n
 	while read -r kind pid ev rest; do
 		case $kind in
-		expect)	n=$(mm_trace_count "$pid" "$ev" $rest)
+		expect)	l=$(mm_trace_match "$pid" "$ev" $rest)
+			n=$(grep -c . <<< "$l")
 			[ "$n" = 1 ] || { grep " $ev: " "$T/trace" | tail -n 20; fail "$ev $rest by $pid: $n trace lines, want 1"; }
-			echo "found: $ev $rest (pid $pid)" ;;
-		absent)	n=$(mm_trace_count "$pid" "$ev" $rest)
-			[ "$n" = 0 ] || fail "$ev $rest by $pid: $n trace lines, want none (fault-around neighbour)"
-			echo "not reported, as it must not be: $ev $rest (mapped by fault-around)" ;;
+			echo "found: $l" ;;
+		absent)	why=${rest%% *} rest=${rest#* }
+			n=$(mm_trace_match "$pid" "$ev" $rest | grep -c .)
+			[ "$n" = 0 ] || fail "$ev $rest by $pid: $n trace lines, want none ($why)"
+			echo "not reported, as it must not be ($why): $ev $rest" ;;
 		esac
 	done < "$1"
 }

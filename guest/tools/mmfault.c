@@ -10,7 +10,7 @@
  *
  * Each expectation is one line on stdout:
  *   expect PID EVENT key=value...
- *   absent PID EVENT address=0x...  (no such event must be in the trace)
+ *   absent PID EVENT WHY address=0x...  (no such event must be in the trace)
  *   flags NAME pfn=0x... kpageflags=0x... set=LIST clear=LIST
  * and the caller looks each one up in the trace or in /proc/kpageflags.
  * Errors go to stderr with a non-zero exit; 77 means "cannot test here".
@@ -18,6 +18,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,6 +114,14 @@ static int make_file(const char *dir, const char *name, int npages)
 	return fd;
 }
 
+static sigjmp_buf sigbus_jump;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(sigbus_jump, 1);
+}
+
 static void expect(const char *event, const void *addr, const char *fmt, ...)
 {
 	va_list ap;
@@ -128,7 +138,7 @@ static void expect(const char *event, const void *addr, const char *fmt, ...)
 /* every fault and unmap case but the swap-in */
 static int faults(const char *dir)
 {
-	volatile char *a, *z, *c, *m, *w, *p;
+	volatile char *a, *z, *c, *m, *w, *p, *m2;
 	unsigned long pfn, old;
 	int fd, i, status;
 	pid_t pid;
@@ -178,7 +188,7 @@ static int faults(const char *dir)
 	expect("mm_fault_file", (void *)m, "pfn=0x%lx major=0 write=0", pfn_of((void *)m));
 	for (i = 1; i < 4; i++) {
 		if (pagemap((void *)(m + i * PG)) & PM_PRESENT)
-			printf("absent %d mm_fault_file address=0x%lx\n", getpid(),
+			printf("absent %d mm_fault_file fault-around address=0x%lx\n", getpid(),
 			       (unsigned long)(uintptr_t)(m + i * PG));
 	}
 	v = m[2 * PG];		/* the page cache page of page 2, for below */
@@ -202,6 +212,19 @@ static int faults(const char *dir)
 	       pfn_of((void *)(p + 3 * PG)), old);
 	if (m[2 * PG] != 'c' || m[3 * PG] != 'd')
 		die(1, "a private write reached the file");
+
+	/* a fault that fails is not reported: a read past the end of the file */
+	close(fd);
+	fd = make_file(dir, "mmfault.short", 1);
+	m2 = map(2 * PG, PROT_READ, MAP_SHARED, fd);
+	signal(SIGBUS, on_sigbus);
+	if (sigsetjmp(sigbus_jump, 1) == 0) {
+		v = m2[PG];
+		die(1, "a read past the end of the file did not raise SIGBUS");
+	}
+	signal(SIGBUS, SIG_DFL);
+	printf("absent %d mm_fault_file sigbus address=0x%lx\n", getpid(),
+	       (unsigned long)(uintptr_t)(m2 + PG));
 
 	/* munmap of an anonymous page and of clean and dirty file pages */
 	pfn = pfn_of((void *)a);
