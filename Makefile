@@ -4,10 +4,11 @@
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs, six ways, one guest run
 #   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
+#   make bench-placebo  the control: vanilla vs vanilla with its code moved
 # Everything is built in build/; each target installs the Debian packages it
 # needs first.  LINUX_SOURCE_TAR=... points the build at another 6.1 source.
 
-.PHONY: all deps kernel guest demo check run-guest wqstat bench bench-vanilla clean distclean
+.PHONY: all deps kernel guest demo check run-guest wqstat bench bench-vanilla bench-placebo clean distclean
 
 all: guest
 
@@ -37,6 +38,9 @@ bench:
 
 bench-vanilla:
 	@ci/bench.sh vanilla
+
+bench-placebo:
+	@ci/bench.sh placebo
 
 clean:
 	rm -rf build/guest build/stage-* build/modules-* build/stat-tracer build/dracut
