@@ -45,13 +45,14 @@ if [ "${1:-}" != vanilla ] && [ "${1:-}" != placebo ]; then
 	exit "${PIPESTATUS[0]}"
 fi
 
-SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" >&2 ||
+SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" \
+	"$top/kernel-patches/distro.config" >&2 ||
 	{ echo "bench: the vanilla build failed" >&2; exit 2; }
 test=linux
 if [ "$1" = placebo ]; then
 	test=placebo
 	SERIES=$top/ci/placebo/series "$top/ci/build.sh" placebo "$top/kernel-patches/guest.config" \
-		"$top/kernel-patches/mm.config" >&2 || { echo "bench: the placebo build failed" >&2; exit 2; }
+		"$top/kernel-patches/mm.config" "$top/kernel-patches/distro.config" >&2 || { echo "bench: the placebo build failed" >&2; exit 2; }
 fi
 : > "$out/vanilla-samples"
 for round in 1 2; do
@@ -61,14 +62,14 @@ for round in 1 2; do
 	done
 done
 # the per-boot medians, pooled: median of all medians per kernel and workload
-awk -v t=$test '{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; wl[$2] = 1 }
+awk -v t=$test -v label=$([ $test = placebo ] && echo PLACEBO || echo PATCHED) '{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; wl[$2] = 1 }
 	function med(k,   i, j, x, a, c) {
 		c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
 		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
 		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
 	}
 	END {
-		printf "%-8s %14s %14s %28s\n", "WORKLOAD", toupper(t) "_ns", "VANILLA_ns", toupper(t) "/VANILLA_throughput"
+		printf "%-8s %14s %14s %28s\n", "WORKLOAD", label "_ns", "VANILLA_ns", label "/VANILLA_throughput"
 		for (w in wl) {
 			p = med(t SUBSEP w); q = med("vanilla" SUBSEP w)
 			printf "%-8s %14d %14d %28.3f\n", w, p, q, p ? q / p : 0
