@@ -16,7 +16,7 @@ deps:
 	@ci/deps.sh
 
 kernel: deps
-	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config kernel-patches/wqstat.config kernel-patches/mm.config kernel-patches/distro.config
+	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config kernel-patches/wqstat.config kernel-patches/mm.config
 
 guest:
 	@ci/build.sh linux

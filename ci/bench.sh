@@ -45,14 +45,13 @@ if [ "${1:-}" != vanilla ] && [ "${1:-}" != placebo ]; then
 	exit "${PIPESTATUS[0]}"
 fi
 
-SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" \
-	"$top/kernel-patches/distro.config" >&2 ||
+SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" >&2 ||
 	{ echo "bench: the vanilla build failed" >&2; exit 2; }
 test=linux
 if [ "$1" = placebo ]; then
 	test=placebo
 	SERIES=$top/ci/placebo/series "$top/ci/build.sh" placebo "$top/kernel-patches/guest.config" \
-		"$top/kernel-patches/mm.config" "$top/kernel-patches/distro.config" >&2 || { echo "bench: the placebo build failed" >&2; exit 2; }
+		"$top/kernel-patches/mm.config" >&2 || { echo "bench: the placebo build failed" >&2; exit 2; }
 fi
 : > "$out/vanilla-samples"
 for round in 1 2; do

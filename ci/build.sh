@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-linux}
 shift || true
 fragments=("$@")
-[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" "$top/kernel-patches/mm.config" "$top/kernel-patches/distro.config")
+[ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" "$top/kernel-patches/mm.config")
 series=${SERIES:-$top/kernel-patches/series}
 
 "$top/ci/deps.sh"
