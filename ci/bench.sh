@@ -4,20 +4,24 @@
 # of reading a 10,000-row table.  The table is printed and kept in
 # build/bench/.
 # make bench-vanilla (ci/bench.sh vanilla): the same workloads with nothing
-# watching, on the patched kernel (tracer off) and on unpatched 6.1 built
-# from the same config, in alternating boots; prints patched/vanilla.
+# watching, on the patched kernel (tracer off) and on unpatched 6.1, both
+# built from the same config plus kernel-patches/distro.config (jump labels,
+# -O2), in alternating boots; prints patched/vanilla.  The guests run with
+# QEMU's -icount shift=0,sleep=off on one vCPU: their clock then counts
+# executed instructions, so "ns per item" is instructions per item, and the
+# same kernel gives the same count on every boot (TCG's wall time moved
+# +-2% between boots of one kernel, more than the 1% this is to resolve).
+# BENCH_ICOUNT= (empty) measures wall time on 2 vCPUs instead.
 # ci/bench.sh placebo: the same, but the kernel compared with vanilla is
 # vanilla plus an unused 192-byte function at the top of workqueue.c
 # (ci/placebo/): a control that shows how far a change of code layout
-# alone moves these numbers under TCG.
+# alone moves these numbers.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
 mkdir -p "$out"
 export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
 "$top/ci/deps.sh" linux-perf || exit 2
-"$top/ci/build.sh" linux >&2 || { echo "bench: the build failed" >&2; exit 2; }
-
 # run_bench NAME OUTDIR ARGS...: one bench boot; prints its table
 run_bench() {
 	local name=$1 dir=$2
@@ -40,42 +44,56 @@ run_bench() {
 	sed -e '/^# wqtest: mode=/d' -e '/^# wqtest-done$/d' "$dir/results.txt"
 }
 
-if [ "${1:-}" != vanilla ] && [ "${1:-}" != placebo ]; then
+case ${1:-} in
+'')
+	"$top/ci/build.sh" linux >&2 || { echo "bench: the build failed" >&2; exit 2; }
 	run_bench linux "$out/patched" workqueue_stat_capacity=16384 | tee "$out/bench.txt"
-	exit "${PIPESTATUS[0]}"
-fi
+	exit "${PIPESTATUS[0]}" ;;
+vanilla) test=bench-patched label=PATCHED mode=vanilla ;;
+placebo) test=bench-placebo label=PLACEBO mode=placebo ;;
+*) echo "usage: ci/bench.sh [vanilla|placebo]" >&2; exit 2 ;;
+esac
 
-SERIES=none "$top/ci/build.sh" vanilla "$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" >&2 ||
+k=$top/kernel-patches
+common=("$k/guest.config" "$k/mm.config" "$k/distro.config")
+SERIES=none "$top/ci/build.sh" bench-vanilla "${common[@]}" >&2 ||
 	{ echo "bench: the vanilla build failed" >&2; exit 2; }
-test=linux
-if [ "$1" = placebo ]; then
-	test=placebo
-	SERIES=$top/ci/placebo/series "$top/ci/build.sh" placebo "$top/kernel-patches/guest.config" \
-		"$top/kernel-patches/mm.config" >&2 || { echo "bench: the placebo build failed" >&2; exit 2; }
+if [ $test = bench-placebo ]; then
+	SERIES=$top/ci/placebo/series "$top/ci/build.sh" bench-placebo "${common[@]}" >&2
+else
+	"$top/ci/build.sh" bench-patched "$k/guest.config" "$k/wqstat.config" "$k/mm.config" "$k/distro.config" >&2
+fi || { echo "bench: the $test build failed" >&2; exit 2; }
+
+icount=${BENCH_ICOUNT-shift=0,sleep=off}
+unit=ns
+if [ -n "$icount" ]; then
+	export QEMU_ICOUNT=$icount GUEST_CPUS=1
+	unit=insn
 fi
-: > "$out/vanilla-samples"
+: > "$out/$mode-samples"
 for round in 1 2; do
-	for k in $test vanilla; do
-		run_bench $k "$out/$k-$round" wqbench.ways=nothing wqbench.rounds=5 > "$out/$k-$round.txt" || exit $?
-		awk -v k=$k '$2 == "nothing" && $3 ~ /^[0-9]+$/ { print k, $1, $3 }' "$out/$k-$round.txt" >> "$out/vanilla-samples"
+	for kern in $test bench-vanilla; do
+		run_bench $kern "$out/$mode-$kern-$round" wqbench.ways=nothing wqbench.rounds=5 > "$out/$mode-$kern-$round.txt" || exit $?
+		awk -v k=$kern -v r=$round '$2 == "nothing" && $3 ~ /^[0-9]+$/ { print k, $1, $3, r }' "$out/$mode-$kern-$round.txt" >> "$out/$mode-samples"
 	done
 done
-# the per-boot medians, pooled: median of all medians per kernel and workload
-awk -v t=$test -v label=$([ $test = placebo ] && echo PLACEBO || echo PATCHED) '{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; wl[$2] = 1 }
-	function med(k,   i, j, x, a, c) {
-		c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
-		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
-		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-	}
+# per kernel and workload: the median of the two boots' medians; and
+# whether the boots agreed (under -icount they should, to the instruction)
+awk -v t=$test -v label=$label -v unit=$unit '{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; wl[$2] = 1 }
+	function med(k) { return n[k] == 1 ? v[k, 1] : (v[k, 1] + v[k, 2]) / 2 }
+	function spread(k) { return n[k] == 1 ? 0 : v[k, 2] - v[k, 1] }
 	END {
-		printf "%-8s %14s %14s %28s\n", "WORKLOAD", label "_ns", "VANILLA_ns", label "/VANILLA_throughput"
+		printf "%-8s %16s %16s %28s %14s\n", "WORKLOAD", label "_" unit, "VANILLA_" unit, label "/VANILLA_throughput", "BOOT2-BOOT1"
 		for (w in wl) {
-			p = med(t SUBSEP w); q = med("vanilla" SUBSEP w)
-			printf "%-8s %14d %14d %28.3f\n", w, p, q, p ? q / p : 0
+			p = med(t SUBSEP w); q = med("bench-vanilla" SUBSEP w)
+			printf "%-8s %16g %16g %28.3f %14s\n", w, p, q, p ? q / p : 0,
+				sprintf("%+d/%+d", spread(t SUBSEP w), spread("bench-vanilla" SUBSEP w))
 		}
-	}' "$out/vanilla-samples" | tee "$out/vanilla.txt"
-if [ $test = placebo ]; then
-	echo "(a control: vanilla with its code moved by 192 bytes; medians of 2 boots x 5 rounds each; how far from 1.000 this is, is what layout alone does)"
+	}' "$out/$mode-samples" | (read -r h; echo "$h"; sort) | tee "$out/$mode.txt"
+how="medians of 5 rounds per boot, 2 boots per kernel"
+[ -z "$icount" ] || how="$how; -icount $icount, 1 vCPU: $unit = instructions executed"
+if [ $test = bench-placebo ]; then
+	echo "(a control: vanilla with its code moved by 192 bytes; $how; how far from 1.000 this is, is what layout alone does)"
 else
-	echo "(tracer off on the patched kernel; medians of 2 boots x 5 rounds each; >= 0.99 means off costs nothing measurable; see ci/bench.sh placebo for the resolution)"
+	echo "(tracer off on the patched kernel; $how; >= 0.99 means off costs nothing measurable)"
 fi

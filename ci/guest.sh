@@ -6,7 +6,10 @@
 # results channel) are written.  Environment: QEMU_ACCEL (tcg by default;
 # kvm opts in), GUEST_TIMEOUT (seconds, hard limit), GUEST_CPUS, GUEST_MEM,
 # WQ_USER_SCRIPT (a script for MODE=script), GUEST_DISK (a raw image
-# attached as a virtio disk, /dev/vda in the guest).
+# attached as a virtio disk, /dev/vda in the guest), QEMU_ICOUNT (a value
+# for QEMU's -icount, e.g. shift=0,sleep=off: the guest's clocks then count
+# executed instructions, 2^shift ns each; TCG only), QEMU_EXTRA (more QEMU
+# arguments, split on spaces: e.g. a -monitor socket to debug a stuck guest).
 # Exit status: QEMU's, or 124 when the guest hit the timeout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,8 +55,11 @@ append="console=ttyS0,115200 panic=-1 oops=panic rd.shell=0 rd.emergency=reboot"
 append+=" loglevel=7 no_hash_pointers wqtest.mode=$mode $*"
 disk=()
 [ -z "${GUEST_DISK:-}" ] || disk=(-drive "file=$GUEST_DISK,if=virtio,format=raw")
+icount=()
+[ -z "${QEMU_ICOUNT:-}" ] || icount=(-icount "$QEMU_ICOUNT")
+read -r -a extra <<< "${QEMU_EXTRA:-}"
 set +e
-timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" \
+timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icount[@]}" "${extra[@]}" \
 	-accel "$accel" -smp "${GUEST_CPUS:-2}" -m "${GUEST_MEM:-1024}" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$img" -append "$append" \
