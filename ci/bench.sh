@@ -10,7 +10,7 @@
 # QEMU's -icount shift=0,sleep=off on one vCPU: their clock then counts
 # executed instructions, so "ns per item" is instructions per item, and the
 # same kernel gives the same count on every boot (TCG's wall time moved
-# +-2% between boots of one kernel, more than the 1% this is to resolve).
+# far more than the 1% this is to resolve between boots of one kernel).
 # BENCH_ICOUNT= (empty) measures wall time on 2 vCPUs instead.
 # ci/bench.sh placebo: the same, but the kernel compared with vanilla is
 # vanilla plus an unused 192-byte function at the top of workqueue.c
@@ -74,7 +74,7 @@ fi
 for round in 1 2; do
 	for kern in $test bench-vanilla; do
 		run_bench $kern "$out/$mode-$kern-$round" wqbench.ways=nothing wqbench.rounds=5 > "$out/$mode-$kern-$round.txt" || exit $?
-		awk -v k=$kern -v r=$round '$2 == "nothing" && $3 ~ /^[0-9]+$/ { print k, $1, $3, r }' "$out/$mode-$kern-$round.txt" >> "$out/$mode-samples"
+		awk -v k=$kern '$2 == "nothing" && $3 ~ /^[0-9]+$/ { print k, $1, $3 }' "$out/$mode-$kern-$round.txt" >> "$out/$mode-samples"
 	done
 done
 # per kernel and workload: the median of the two boots' medians; and
