@@ -10,7 +10,8 @@
  *	echo "spin 100 1000" > /sys/kernel/debug/wqtest/run
  *
  * The "stress" scenario (stress.c) mixes every kind of enqueue, cancel and
- * flush on every CPU for a fixed time and counts what it did.
+ * flush on every CPU for a fixed time and counts what it did; "pctl"
+ * (pctl.c) runs items of known, spread run times for the P99 tests.
  *
  * and their outcome is read back from /sys/kernel/debug/wqtest/result as
  * key=value lines.  A failed scenario makes the write fail with its -errno.
@@ -493,10 +494,12 @@ static int wqt_scn_release(void)
 /* Parse and run one scenario line. */
 static int wqt_dispatch(char *line)
 {
-	char name[32];
+	char name[32], word[16];
 	unsigned int a = 0, b = 0;
 	int n;
 
+	if (sscanf(line, "pctl %15s %u", word, &a) == 2)
+		return wqt_scn_pctl(word, a);
 	n = sscanf(line, "%31s %u %u", name, &a, &b);
 	if (n < 1)
 		return -EINVAL;

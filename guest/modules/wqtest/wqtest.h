@@ -5,5 +5,6 @@
 
 void wqt_result_set(const char *fmt, ...) __printf(1, 2);
 int wqt_scn_stress(unsigned int seconds, unsigned int life_max);
+int wqt_scn_pctl(const char *mode, unsigned int n);
 
 #endif
