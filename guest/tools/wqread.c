@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,13 +67,17 @@ static void usage(void)
 }
 
 /* Count one problem and show the first ones. */
-static void problem(const char *fmt, const char *a, long b)
+static void __attribute__((format(printf, 1, 2))) problem(const char *fmt, ...)
 {
-	if (++problems <= MAX_SHOWN) {
-		printf("%s: problem in table %ld: ", name, tables);
-		printf(fmt, a, b);
-		putchar('\n');
-	}
+	va_list ap;
+
+	if (++problems > MAX_SHOWN)
+		return;
+	printf("%s: problem in table %ld: ", name, tables);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
 }
 
 static int cmp_key(const void *p1, const void *p2)
@@ -127,20 +132,20 @@ static void check(struct table *t, const struct table *prev)
 	for (line = t->text; *line; line = next) {
 		next = strchr(line, '\n');
 		if (!next) {
-			problem("the last line has no newline: '%.60s'%.0ld", line, 0L);
+			problem("the last line has no newline: '%.60s'", line);
 			break;
 		}
 		*next++ = '\0';
 		if (line[0] == '#') {
 			if (header || nrows)
-				problem("a summary line after the rows: '%.60s'%.0ld", line, 0L);
+				problem("a summary line after the rows: '%.60s'", line);
 			sscanf(line, "# rows: %lld of %lld", &used, &cap);
 			sscanf(line, "# resets: %lld", &t->resets);
 			continue;
 		}
 		if (!header) {
 			if (strncmp(line, "QUEUED EXECUTED CANCELLED TOTAL_RUN_us", 38))
-				problem("not the column names: '%.60s'%.0ld", line, 0L);
+				problem("not the column names: '%.60s'", line);
 			header = 1;
 			continue;
 		}
@@ -161,7 +166,7 @@ static void check(struct table *t, const struct table *prev)
 			p = end + 1;
 		}
 		if (i < NCOLS || !*p || !strchr(p, ' ')) {
-			problem("a malformed row: '%.80s'%.0ld", line, 0L);
+			problem("a malformed row: '%.80s'", line);
 			nrows--;
 			continue;
 		}
@@ -174,23 +179,23 @@ static void check(struct table *t, const struct table *prev)
 			struct row *a = r - 1;
 
 			if (a->total < r->total || (a->total == r->total && a->x < r->x))
-				problem("not sorted at row %.0s%ld", "", nrows);
+				problem("not sorted at row %ld", nrows);
 		}
 	}
 	t->nr = nrows;
 	if (!header)
-		problem("no column names%.0s%.0ld", "", 0L);
+		problem("no column names");
 	if (used < 0 || cap < 0)
-		problem("no '# rows: U of C' line%.0s%.0ld", "", 0L);
+		problem("no '# rows: U of C' line");
 	else if (used != nrows)
-		problem("'# rows:' says %.0s%ld rows, the table has another number", "", (long)used);
+		problem("'# rows:' says %lld rows, the table has %ld", used, nrows);
 	if (t->resets < 0)
-		problem("no '# resets:' line%.0s%.0ld", "", 0L);
+		problem("no '# resets:' line");
 
 	qsort(t->rows, nrows, sizeof(*t->rows), cmp_key);
 	for (i = 1; i < nrows; i++)
 		if (!strcmp(t->rows[i].key, t->rows[i - 1].key))
-			problem("'%s' is there twice%.0ld", t->rows[i].key, 0L);
+			problem("'%s' is there twice", t->rows[i].key);
 
 	if (!prev || prev->resets != t->resets)
 		return;
@@ -202,7 +207,7 @@ static void check(struct table *t, const struct table *prev)
 
 		if (c < 0) {
 			/* a row can only go away with a reset */
-			problem("'%s' went away without a reset%.0ld", prev->rows[a].key, 0L);
+			problem("'%s' went away without a reset", prev->rows[a].key);
 			a++;
 		} else if (c > 0) {
 			b++;
@@ -210,13 +215,13 @@ static void check(struct table *t, const struct table *prev)
 			const struct row *o = &prev->rows[a], *n = &t->rows[b];
 
 			if (n->q < o->q || n->x < o->x || n->c < o->c || n->total < o->total)
-				problem("the counts of '%s' went backwards%.0ld", n->key, 0L);
+				problem("the counts of '%s' went backwards", n->key);
 			a++;
 			b++;
 		}
 	}
 	for (; a < prev->nr; a++)
-		problem("'%s' went away without a reset%.0ld", prev->rows[a].key, 0L);
+		problem("'%s' went away without a reset", prev->rows[a].key);
 }
 
 static double now(void)
