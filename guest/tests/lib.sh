@@ -78,6 +78,20 @@ stat_get() {
 		$(idx["WORKQUEUE"]) == wq && $(idx["FUNCTION"]) == fn { print $(idx[col]); exit }
 	' "$STAT"
 }
+# stat_get_full COLUMN WORKQUEUE FUNCTION: as stat_get, but FUNCTION is the
+# whole of the column as printed ("fn [module]", "(unloaded)" included)
+stat_get_full() {
+	awk -v col="$1" -v wq="$2" -v fn="$3" '
+		/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
+		{
+			f = $(idx["FUNCTION"])
+			for (i = idx["FUNCTION"] + 1; i <= NF; i++)
+				f = f " " $i
+		}
+		$(idx["WORKQUEUE"]) == wq && f == fn { print $(idx[col]); exit }
+	' "$STAT"
+}
 # stat_summary KEY: the value after "# KEY: " in the summary lines
 stat_summary() { sed -n "s/^# $1: \([^ ]*\).*/\1/p" "$STAT"; }
 # stat_rows: the number of rows in the table

@@ -11,7 +11,8 @@
  *
  * The "stress" scenario (stress.c) mixes every kind of enqueue, cancel and
  * flush on every CPU for a fixed time and counts what it did; "pctl"
- * (pctl.c) runs items of known, spread run times for the P99 tests.
+ * (pctl.c) runs items of known, spread run times for the P99 tests;
+ * life.c has the module, timer and barrier scenarios of the churn tests.
  *
  * and their outcome is read back from /sys/kernel/debug/wqtest/result as
  * key=value lines.  A failed scenario makes the write fail with its -errno.
@@ -535,6 +536,14 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_release();
 	if (!strcmp(name, "ordered") && n == 2)
 		return wqt_scn_ordered(a);
+	if (!strcmp(name, "system") && n == 2)
+		return wqt_scn_system(a);
+	if (!strcmp(name, "deferrable") && n == 2)
+		return wqt_scn_deferrable(a);
+	if (!strcmp(name, "hugedelay") && n == 1)
+		return wqt_scn_hugedelay();
+	if (!strcmp(name, "barriers") && n == 2)
+		return wqt_scn_barriers(wqt_wq, a);
 	if (!strcmp(name, "stress") && n == 3)
 		return wqt_scn_stress(a, b);
 	return -EINVAL;

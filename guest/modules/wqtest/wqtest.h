@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* wqtest: what core.c and stress.c share */
+/* wqtest: what core.c, stress.c, pctl.c and life.c share */
 #ifndef WQTEST_H
 #define WQTEST_H
+
+struct workqueue_struct;
 
 void wqt_result_set(const char *fmt, ...) __printf(1, 2);
 int wqt_scn_stress(unsigned int seconds, unsigned int life_max);
 int wqt_scn_pctl(const char *mode, unsigned int n);
+int wqt_scn_system(unsigned int n);
+int wqt_scn_deferrable(unsigned int n);
+int wqt_scn_hugedelay(void);
+int wqt_scn_barriers(struct workqueue_struct *wq, unsigned int seconds);
 
 #endif

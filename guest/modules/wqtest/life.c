@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wqtest: scenarios for what a long-running machine does to the stat
+ * tracer - work of a module on a system queue (the module is unloaded and
+ * loaded again between runs), deferrable and far-off timers, and flush
+ * barriers while the tracer is switched on and off.
+ */
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "wqtest.h"
+
+static atomic_t wqt_life_done;
+
+/* Work function of "system": counts itself. */
+static void wqt_sys_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_life_done);
+}
+
+/* "system N": N items on system_wq, whose rows outlive this module. */
+int wqt_scn_system(unsigned int n)
+{
+	struct work_struct *items;
+	unsigned int i;
+
+	if (!n || n > 100000)
+		return -EINVAL;
+	items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	atomic_set(&wqt_life_done, 0);
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&items[i], wqt_sys_fn);
+		queue_work(system_wq, &items[i]);
+	}
+	for (i = 0; i < n; i++)
+		flush_work(&items[i]);
+	kvfree(items);
+	wqt_result_set("queued=%u\nexecuted=%d\n", n, atomic_read(&wqt_life_done));
+	return 0;
+}
+
+static atomic_t wqt_defer_done, wqt_timer_done;
+
+/* Work function of the deferrable timers of "deferrable". */
+static void wqt_defer_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_defer_done);
+}
+
+/* Work function of the ordinary timers of "deferrable". */
+static void wqt_timer_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_timer_done);
+}
+
+/*
+ * "deferrable N": N items on deferrable timers and N on ordinary ones,
+ * each one jiffy out, left to fire by themselves (within 30 s; then they
+ * are flushed).  Every timer that fires is late by up to a tick; only the
+ * ordinary ones may be counted late.
+ */
+int wqt_scn_deferrable(unsigned int n)
+{
+	struct delayed_work *defer, *timer;
+	unsigned long until = jiffies + 30 * HZ;
+	unsigned int i;
+
+	if (!n || n > 10000)
+		return -EINVAL;
+	defer = kvcalloc(n, sizeof(*defer), GFP_KERNEL);
+	timer = kvcalloc(n, sizeof(*timer), GFP_KERNEL);
+	if (!defer || !timer) {
+		kvfree(defer);
+		kvfree(timer);
+		return -ENOMEM;
+	}
+	atomic_set(&wqt_defer_done, 0);
+	atomic_set(&wqt_timer_done, 0);
+	for (i = 0; i < n; i++) {
+		INIT_DEFERRABLE_WORK(&defer[i], wqt_defer_fn);
+		INIT_DELAYED_WORK(&timer[i], wqt_timer_fn);
+		queue_delayed_work(system_wq, &defer[i], 1);
+		queue_delayed_work(system_wq, &timer[i], 1);
+	}
+	while ((atomic_read(&wqt_defer_done) < n || atomic_read(&wqt_timer_done) < n) &&
+	       time_before(jiffies, until))
+		msleep(5);
+	wqt_result_set("deferrable_fired=%d\ntimer_fired=%d\n",
+		       atomic_read(&wqt_defer_done), atomic_read(&wqt_timer_done));
+	for (i = 0; i < n; i++) {
+		flush_delayed_work(&defer[i]);
+		flush_delayed_work(&timer[i]);
+	}
+	kvfree(defer);
+	kvfree(timer);
+	return 0;
+}
+
+static atomic_t wqt_huge_done;
+
+/* Work function of "hugedelay". */
+static void wqt_huge_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_huge_done);
+}
+
+/*
+ * "hugedelay": two timers armed so far out that delay * TICK_NSEC does not
+ * fit in 64 bits (MAX_SCHEDULE_TIMEOUT, and the smallest delay for which
+ * the product wraps), each then moved to now.  Neither fired: neither is
+ * late.
+ */
+int wqt_scn_hugedelay(void)
+{
+	unsigned long delays[] = {
+		MAX_SCHEDULE_TIMEOUT,
+		(unsigned long)min_t(u64, div64_u64(U64_MAX, TICK_NSEC) + 1,
+				     MAX_SCHEDULE_TIMEOUT),
+	};
+	struct delayed_work dwork;
+	unsigned int i;
+
+	atomic_set(&wqt_huge_done, 0);
+	INIT_DELAYED_WORK_ONSTACK(&dwork, wqt_huge_fn);
+	for (i = 0; i < ARRAY_SIZE(delays); i++) {
+		queue_delayed_work(system_wq, &dwork, delays[i]);
+		mod_delayed_work(system_wq, &dwork, 0);
+		flush_delayed_work(&dwork);
+	}
+	destroy_delayed_work_on_stack(&dwork);
+	wqt_result_set("delay0=%lu\ndelay1=%lu\nexecuted=%d\n", delays[0],
+		       delays[1], atomic_read(&wqt_huge_done));
+	return 0;
+}
+
+/* Work function of "barriers": long enough to be flushed while it runs. */
+static void wqt_barrier_target_fn(struct work_struct *work)
+{
+	ktime_t start = ktime_get();
+
+	while (ktime_us_delta(ktime_get(), start) < 20)
+		cpu_relax();
+	atomic_inc(&wqt_life_done);
+}
+
+/*
+ * "barriers S": for S seconds, queue an item on @wq and flush it at once,
+ * so that flush_work() puts a barrier (wq_barrier_func, on this stack)
+ * behind it; the tests switch the stat tracer on and off meanwhile.
+ */
+int wqt_scn_barriers(struct workqueue_struct *wq, unsigned int seconds)
+{
+	unsigned long until = jiffies + seconds * HZ;
+	struct work_struct item;
+	unsigned int rounds = 0, flushed = 0;
+
+	if (!seconds || seconds > 600)
+		return -EINVAL;
+	atomic_set(&wqt_life_done, 0);
+	INIT_WORK_ONSTACK(&item, wqt_barrier_target_fn);
+	while (time_before(jiffies, until)) {
+		queue_work(wq, &item);
+		if (flush_work(&item))
+			flushed++;
+		rounds++;
+		cond_resched();
+	}
+	destroy_work_on_stack(&item);
+	wqt_result_set("rounds=%u\nwaited=%u\nexecuted=%d\n", rounds, flushed,
+		       atomic_read(&wqt_life_done));
+	return 0;
+}
