@@ -62,7 +62,22 @@ else
 	"$top/ci/report.sh" guest-mm "$out/results.txt" "$out/console.log" "$rc" || status=1
 fi
 
-# 3. the reliability suite on the debug kernel (kernel-patches/debug.config:
+# 3. the series built for 32-bit x86 (vmlinux linked: a 64-bit division
+# would not link) and for arm64 (its objects), with -Werror on its files
+if [ -d "$top/build/linux/.git" ]; then
+	for arch in i386 arm64; do
+		if line=$("$top/ci/cross.sh" "$arch"); then
+			echo "ok - cross-build $line"
+			echo "1 0 0" >> "$TALLY"
+		else
+			echo "not ok - cross-build $arch: see build/cross-$arch.log"
+			echo "0 1 0" >> "$TALLY"
+			status=1
+		fi
+	done
+fi
+
+# 4. the reliability suite on the debug kernel (kernel-patches/debug.config:
 # lockdep, KASAN, debug objects, the watchdogs...): the tracepoint and stat
 # tests again, the stress runs, the unload; then the stress with a tiny table
 if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then

@@ -1,0 +1,113 @@
+#!/bin/bash
+# make check's cross builds of the series, for the machines the guest is not:
+#
+#   ci/cross.sh i386    32-bit x86: vmlinux is built and linked, which is
+#                       what catches a 64-bit division (no __udivdi3 there)
+#   ci/cross.sh arm64   Debian's aarch64-linux-gnu-gcc: the objects only
+#
+# Both configure tinyconfig plus the guest's fragments and ci/cross.config,
+# and then compile every object of the series again with -Werror: a
+# warning in the series is a failure, one in the rest of 6.1 is not ours.
+# The source is a clean checkout of build/linux (ci/kernel.sh's patched
+# tree, built in place), so that the builds can go in build/cross-ARCH.
+# Prints one line of what was built and how long it took; exits non-zero
+# on a failure, with the build's last lines on stderr.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+arch=${1:-}
+jobs=${JOBS:-$(($(nproc) + 1))}
+
+die() { echo "cross.sh: $*" >&2; exit 1; }
+# logged CMD...: run CMD with its output in $log; on failure show its end
+logged() {
+	"$@" >> "$log" 2>&1 && return 0
+	tail -n 30 "$log" >&2
+	die "$arch: $* failed (whole log: $log)"
+}
+
+case $arch in
+i386)	cross= ;;
+arm64)	cross=aarch64-linux-gnu- ;;
+*)	die "usage: ci/cross.sh i386|arm64" ;;
+esac
+[ -d "$top/build/linux/.git" ] || die "build/linux: no patched tree; run make kernel first"
+if [ -n "$cross" ]; then
+	"$top/ci/deps.sh" gcc-aarch64-linux-gnu
+else
+	"$top/ci/deps.sh"
+fi
+start=$(date +%s)
+
+# 1. a clean checkout of the patched tree; objects are shared with it
+src=$top/build/cross-src
+head=$(git -C "$top/build/linux" rev-parse HEAD)
+if [ ! -d "$src/.git" ]; then
+	rm -rf "$src"
+	git clone -q --shared --no-checkout "$top/build/linux" "$src"
+fi
+if [ ! -f "$src/Makefile" ] ||
+   [ "$(git -C "$src" rev-parse -q --verify HEAD 2>/dev/null || true)" != "$head" ]; then
+	git -C "$src" checkout -q -f --detach "$head"
+fi
+
+# 2. the config
+out=$top/build/cross-$arch
+log=$top/build/cross-$arch.log
+mkdir -p "$out"
+kmake=(make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
+       CC="ccache ${cross}gcc" -j"$jobs")
+export CCACHE_BASEDIR=$top/build CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+[ -f "$out/.config" ] && cp -p "$out/.config" "$out/.config.prev"
+: > "$log"
+logged "${kmake[@]}" -s tinyconfig
+logged "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+	"$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" \
+	"$top/kernel-patches/mm.config" "$top/ci/cross.config"
+logged "${kmake[@]}" -s olddefconfig
+if [ -f "$out/.config.prev" ] && cmp -s "$out/.config" "$out/.config.prev"; then
+	mv "$out/.config.prev" "$out/.config"
+else
+	rm -f "$out/.config.prev"
+fi
+for opt in CONFIG_WORKQUEUE_TRACER=y CONFIG_MODULES=y CONFIG_MODULE_UNLOAD=y \
+	   CONFIG_SMP=y CONFIG_SWAP=y; do
+	grep -qxF "$opt" "$out/.config" || die "$arch: $opt did not stick in $out/.config"
+done
+if [ "$arch" = i386 ]; then
+	grep -q '^CONFIG_64BIT=y' "$out/.config" && die "i386: the config is 64-bit"
+	grep -qx 'CONFIG_X86_32=y' "$out/.config" || die "i386: CONFIG_X86_32 is not set"
+fi
+
+# 3. the build: all of vmlinux for i386, what the objects need for arm64
+if [ "$arch" = i386 ]; then
+	goal=vmlinux
+else
+	goal=prepare
+fi
+logged "${kmake[@]}" "$goal"
+
+# 4. the series' objects again, with -Werror: the .c files it changes and
+# those that instantiate the trace events of the headers it changes
+objs=()
+while read -r f; do
+	case $f in
+	*.c) objs+=("${f%.c}.o") ;;
+	include/trace/events/workqueue.h) objs+=(kernel/workqueue.o) ;;
+	include/trace/events/mm_fault.h) objs+=(mm/memory.o) ;;
+	esac
+done < <(git -C "$src" diff --name-only base HEAD)
+[ ${#objs[@]} -ge 4 ] || die "$arch: only ${#objs[@]} objects of the series found: ${objs[*]}"
+mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
+for o in "${objs[@]}"; do
+	rm -f "$out/$o"
+done
+if ! "${kmake[@]}" KCFLAGS=-Werror "${objs[@]}" >> "$log" 2>&1; then
+	grep -E 'error|warning' "$log" | tail -n 30 >&2
+	die "$arch: the series does not build with -Werror (whole log: $log)"
+fi
+for o in "${objs[@]}"; do
+	[ -s "$out/$o" ] || die "$arch: $o was not built"
+done
+what="${#objs[@]} objects of the series with -Werror (${objs[*]})"
+[ "$arch" = i386 ] && what="vmlinux linked ($(stat -c %s "$out/vmlinux") bytes); $what"
+echo "$arch: $what; $(( $(date +%s) - start )) s"
