@@ -496,7 +496,7 @@ static int wqt_scn_release(void)
 static int wqt_dispatch(char *line)
 {
 	char name[32], word[16];
-	unsigned int a = 0, b = 0;
+	unsigned int a = 0, b = 0, c = 0;
 	int n;
 
 	if (sscanf(line, "pctl %15s %u", word, &a) == 2)
@@ -542,6 +542,8 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_deferrable(a);
 	if (!strcmp(name, "hugedelay") && n == 1)
 		return wqt_scn_hugedelay();
+	if (sscanf(line, "churn %u %u %u", &a, &b, &c) == 3)
+		return wqt_scn_churn(a, b, c);
 	if (!strcmp(name, "barriers") && n == 2)
 		return wqt_scn_barriers(wqt_wq, a);
 	if (!strcmp(name, "stress") && n == 3)

@@ -2,8 +2,9 @@
 /*
  * wqtest: scenarios for what a long-running machine does to the stat
  * tracer - work of a module on a system queue (the module is unloaded and
- * loaded again between runs), deferrable and far-off timers, and flush
- * barriers while the tracer is switched on and off.
+ * loaded again between runs), deferrable and far-off timers, flush
+ * barriers while the tracer is switched on and off, and workqueues
+ * created and destroyed by the thousand.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -176,5 +177,47 @@ int wqt_scn_barriers(struct workqueue_struct *wq, unsigned int seconds)
 	destroy_work_on_stack(&item);
 	wqt_result_set("rounds=%u\nwaited=%u\nexecuted=%d\n", rounds, flushed,
 		       atomic_read(&wqt_life_done));
+	return 0;
+}
+
+/* Work function of "churn": one per workqueue. */
+static void wqt_churn_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_life_done);
+}
+
+/*
+ * "churn N NAMES US": create N workqueues, named wqtest_churn0 to
+ * wqtest_churn<NAMES - 1> in turn, queue one item on each and destroy it
+ * (which runs the item first: no flush barrier), resting US microseconds
+ * between two.
+ */
+int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us)
+{
+	struct workqueue_struct *wq;
+	struct work_struct item;
+	unsigned int i;
+	ktime_t start = ktime_get();
+
+	if (!n || n > 1000000 || !names || rest_us > 1000000)
+		return -EINVAL;
+	atomic_set(&wqt_life_done, 0);
+	INIT_WORK_ONSTACK(&item, wqt_churn_fn);
+	for (i = 0; i < n; i++) {
+		wq = alloc_workqueue("wqtest_churn%u", 0, 0, i % names);
+		if (!wq) {
+			destroy_work_on_stack(&item);
+			return -ENOMEM;
+		}
+		queue_work(wq, &item);
+		destroy_workqueue(wq);
+		if (rest_us)
+			usleep_range(rest_us, 2 * rest_us);
+		cond_resched();
+	}
+	destroy_work_on_stack(&item);
+	wqt_result_set("queues=%u\nnames=%u\nexecuted=%d\nms=%lld\n", n, names,
+		       atomic_read(&wqt_life_done),
+		       ktime_ms_delta(ktime_get(), start));
 	return 0;
 }
