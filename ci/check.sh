@@ -91,7 +91,7 @@ elif ! "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
 else
 	out=$top/build/guest/check-debug
 	GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} "$top/ci/guest.sh" debug check "$out" \
-		'wqtest.tests=1*,2*,60*,61*,62*'
+		'wqtest.tests=1*,2*,3[2-9]*,60*,61*,62*'
 	rc=$?
 	"$top/ci/report.sh" debug "$out/results.txt" "$out/console.log" "$rc" || status=1
 	grep -h '^# figures:' "$out/results.txt" | sed 's/^/# debug: /'
