@@ -4,6 +4,10 @@
 # (address and pfn from /proc/self/pagemap); then the trace of its first
 # page: the anonymous fault, and the unmap at munmap().
 T=/sys/kernel/tracing
+# mm_id is the mm pointer hashed with the %p key, which the kernel sets
+# once its random pool is ready (it is 0 until then): wait for it
+head -c 1 /dev/random > /dev/null
+sleep 2.5
 echo 'comm == "mmfault"' > $T/events/mm_fault/filter
 echo 1 > $T/events/mm_fault/enable
 mkdir -p /tmp/demo
