@@ -115,8 +115,50 @@ static void summary_text(FILE *o, const struct wq_table *t)
 	fputc('\n', o);
 }
 
+static bool has_id(const struct wq_row *r);
+
+static const struct wq_row *twin_rows;
+
+/* qsort: row indexes by workqueue, then function. */
+static int cmp_wq_fn(const void *x, const void *y)
+{
+	const struct wq_row *a = &twin_rows[*(const size_t *)x];
+	const struct wq_row *b = &twin_rows[*(const size_t *)y];
+	int c = strcmp(a->workqueue, b->workqueue);
+
+	return c ? c : strcmp(a->function, b->function);
+}
+
+/*
+ * Which rows share their workqueue name and function with another row:
+ * two live workqueues of one name.  Those are shown as NAME@WQ_ID.  NULL
+ * when out of memory; then every row with an id shows it.
+ */
+static bool *twins(const struct wq_table *t)
+{
+	size_t *ix = malloc((t->nr + 1) * sizeof(*ix)), i;
+	bool *tw = calloc(t->nr + 1, sizeof(*tw));
+
+	if (!ix || !tw) {
+		free(ix);
+		free(tw);
+		return NULL;
+	}
+	for (i = 0; i < t->nr; i++)
+		ix[i] = i;
+	twin_rows = t->rows;
+	qsort(ix, t->nr, sizeof(*ix), cmp_wq_fn);
+	for (i = 1; i < t->nr; i++)
+		if (!cmp_wq_fn(&ix[i - 1], &ix[i]))
+			tw[ix[i - 1]] = tw[ix[i]] = true;
+	free(ix);
+	return tw;
+}
+
 void wq_print_text(FILE *o, const struct wq_table *t, size_t limit)
 {
+	bool *tw = twins(t);
+	char wq[64];
 	char b[9][32];
 	size_t i, n = limit && limit < t->nr ? limit : t->nr;
 
@@ -136,11 +178,16 @@ void wq_print_text(FILE *o, const struct wq_table *t, size_t limit)
 		wq_fmt_time(r->lat_avg, b[5], sizeof(b[5]));
 		wq_fmt_time(r->lat_max, b[6], sizeof(b[6]));
 		wq_fmt_time(r->lat_p99, b[7], sizeof(b[7]));
+		if (has_id(r) && (!tw || tw[i]))
+			snprintf(wq, sizeof(wq), "%s@%s", r->workqueue, r->wq_id);
+		else
+			snprintf(wq, sizeof(wq), "%s", r->workqueue);
 		fprintf(o, "%9llu %9llu %6llu %12s %11s %11s %11s %11s %11s %11s %11s  %-20s %s\n",
 			(unsigned long long)r->queued, (unsigned long long)r->executed,
 			(unsigned long long)r->cancelled, b[0], b[1], b[2], b[3],
-			b[4], b[5], b[6], b[7], r->workqueue, r->function);
+			b[4], b[5], b[6], b[7], wq, r->function);
 	}
+	free(tw);
 	if (n < t->nr)
 		fprintf(o, "(%zu more rows; -n 0 shows all)\n", t->nr - n);
 }
@@ -174,6 +221,11 @@ static void json_row(FILE *o, const struct wq_row *r)
 	wq_json_string(o, r->workqueue);
 	fputs(", \"function\": ", o);
 	wq_json_string(o, r->function);
+	fputs(", \"wq_id\": ", o);
+	if (r->wq_id[0])
+		wq_json_string(o, r->wq_id);
+	else
+		fputs("null", o);
 	fprintf(o, ", \"destroyed\": %s, \"queued\": %llu, \"executed\": %llu, \"cancelled\": %llu, ",
 		r->destroyed ? "true" : "false", (unsigned long long)r->queued,
 		(unsigned long long)r->executed, (unsigned long long)r->cancelled);
@@ -291,6 +343,10 @@ void wq_print_prometheus(FILE *o, const struct wq_table *t)
 			prom_label(o, r->workqueue);
 			fputs(",function=", o);
 			prom_label(o, r->function);
+			if (r->wq_id[0]) {
+				fputs(",wq_id=", o);
+				prom_label(o, r->wq_id);
+			}
 			if (metrics[m].seconds)
 				fprintf(o, "} %.9f\n", v / 1e9);
 			else
@@ -307,10 +363,22 @@ static size_t wq_name_len(const struct wq_row *r)
 	return r->destroyed ? l - 11 : l;
 }
 
+/* A workqueue instance's own id: not absent, not "-" (every instance). */
+static bool has_id(const struct wq_row *r)
+{
+	return r->wq_id[0] && strcmp(r->wq_id, "-");
+}
+
+/*
+ * The same row in two tables: same workqueue name (destroyed or not) and
+ * function, and the same instance where both tables tell instances apart.
+ */
 static bool same_row(const struct wq_row *a, const struct wq_row *b)
 {
 	size_t la = wq_name_len(a);
 
+	if (has_id(a) && has_id(b) && strcmp(a->wq_id, b->wq_id))
+		return false;
 	return la == wq_name_len(b) && !strncmp(a->workqueue, b->workqueue, la) &&
 	       !strcmp(a->function, b->function);
 }

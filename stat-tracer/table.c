@@ -206,7 +206,7 @@ static int split(char *line, char **tok, int max)
 
 int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err)
 {
-	int colidx[C__NR], ncols = 0, i;
+	int colidx[C__NR], ncols = 0, idcol = -1, i;
 	char *line = NULL, *tok[MAX_COLS + 1];
 	size_t cap = 0, ln = 0;
 	bool header = false;
@@ -264,6 +264,8 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 				for (c = 0; c < C__NR; c++)
 					if (!strcmp(tok[i], cols[c].name))
 						colidx[c] = i;
+				if (!strcmp(tok[i], "WQ_ID"))
+					idcol = i;
 			}
 			for (i = 0; i < C__NR; i++) {
 				if (cols[i].required && colidx[i] < 0) {
@@ -316,6 +318,19 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 					free(copy);
 					goto out;
 				}
+			}
+			if (idcol >= 0) {
+				const char *id = tok[idcol];
+				size_t il = strlen(id);
+
+				if (strcmp(id, "-") &&
+				    (il != 8 || strspn(id, "0123456789abcdef") != 8)) {
+					fail(err, name, ln, "column WQ_ID: '%.40s' is not 8 hex digits or -",
+					     id);
+					free(copy);
+					goto out;
+				}
+				memcpy(r.wq_id, id, il + 1);
 			}
 			/* FUNCTION is the rest of the line, as %ps prints it */
 			fn = copy + (tok[ncols - 1] - line);

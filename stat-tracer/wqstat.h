@@ -18,6 +18,9 @@
 struct wq_row {
 	char		*workqueue;	/* as printed, "(destroyed)" included */
 	char		*function;	/* the rest of the line */
+	/* WQ_ID: the workqueue instance (8 hex digits), "-" for a row that
+	 * stands for every instance of its name, "" if the table has none */
+	char		wq_id[9];
 	bool		destroyed;
 	uint64_t	queued, executed, cancelled;
 	uint64_t	run_total, run_avg, run_min, run_max, run_p99;

@@ -221,6 +221,58 @@ static void test_diff(void)
 	wq_table_free(&tb);
 }
 
+#define HDR_ID "QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us WQ_ID WORKQUEUE FUNCTION\n"
+#define ROW_ID(n, id, wq, fn) #n " " #n " 0 1.000 1.000 1.000 1.000 1.000 0.000 0.000 0.000 0 0.000 0.000 " id " " wq " " fn "\n"
+
+/* Two live workqueues of one name, told apart by WQ_ID everywhere. */
+static void test_wq_id(void)
+{
+	const char *a = HDR_ID ROW_ID(3, "0badcafe", "ext4-rsv", "f [ext4]")
+		ROW_ID(5, "1234abcd", "ext4-rsv", "f [ext4]")
+		ROW_ID(7, "-", "tmp(destroyed)", "g");
+	const char *b = HDR_ID ROW_ID(5, "1234abcd", "ext4-rsv", "f [ext4]")
+		ROW_ID(4, "0badcafe", "ext4-rsv", "f [ext4]");
+	struct wq_table ta, tb;
+	struct wq_error e;
+	struct wq_diff d;
+	char *s;
+	size_t i;
+
+	ok(!parse_str(a, &ta, &e) && ta.nr == 3, "a table with WQ_ID parses");
+	ok(!strcmp(ta.rows[0].wq_id, "0badcafe") && !strcmp(ta.rows[2].wq_id, "-"),
+	   "WQ_ID kept per row, - for a merged row");
+	s = out_of(wq_print_json, &ta);
+	ok(strstr(s, "\"wq_id\": \"0badcafe\"") && strstr(s, "\"wq_id\": \"-\""),
+	   "JSON carries wq_id");
+	free(s);
+	s = out_of(wq_print_text, &ta);
+	ok(strstr(s, "ext4-rsv@0badcafe") && strstr(s, "ext4-rsv@1234abcd") &&
+	   !strstr(s, "tmp(destroyed)@"), "text names twins NAME@WQ_ID, and only them");
+	free(s);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		wq_print_prometheus(m, &ta);
+		fclose(m);
+		ok(strstr(buf, "wqstat_executed_total{workqueue=\"ext4-rsv\",function=\"f [ext4]\",wq_id=\"1234abcd\"} 5\n") != NULL,
+		   "Prometheus has a wq_id label");
+		free(buf);
+	}
+	ok(!parse_str(b, &tb, &e), "the second table");
+	ok(!wq_diff(&ta, &tb, &d), "diff of two tables with twins");
+	for (i = 0; i < d.nr; i++)
+		if (d.rows[i].a && d.rows[i].b && d.rows[i].a->executed != (d.rows[i].b->executed == 4 ? 3 : 5))
+			break;
+	ok(i == d.nr, "each twin matches its own instance (3 -> 4, 5 -> 5)");
+	wq_diff_free(&d);
+	wq_table_free(&tb);
+	wq_table_free(&ta);
+	ok(parse_str(HDR_ID ROW_ID(1, "xyz", "q", "f"), &ta, &e) &&
+	   strstr(e.msg, "WQ_ID"), "a bad WQ_ID is an error naming the column");
+}
+
 int main(void)
 {
 	test_numbers();
@@ -228,6 +280,7 @@ int main(void)
 	test_errors();
 	test_output();
 	test_diff();
+	test_wq_id();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

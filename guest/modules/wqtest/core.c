@@ -544,6 +544,8 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_hugedelay();
 	if (sscanf(line, "churn %u %u %u", &a, &b, &c) == 3)
 		return wqt_scn_churn(a, b, c);
+	if (!strcmp(name, "twins") && n == 3)
+		return wqt_scn_twins(a, b);
 	if (!strcmp(name, "barriers") && n == 2)
 		return wqt_scn_barriers(wqt_wq, a);
 	if (!strcmp(name, "stress") && n == 3)
@@ -614,6 +616,7 @@ static void __exit wqt_exit(void)
 	debugfs_remove_recursive(wqt_dir);
 	if (wqt_held_wq)
 		wqt_scn_release();
+	wqt_life_exit();
 	destroy_workqueue(wqt_wq);
 }
 

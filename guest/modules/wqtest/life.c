@@ -221,3 +221,70 @@ int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us)
 		       ktime_ms_delta(ktime_get(), start));
 	return 0;
 }
+
+static struct workqueue_struct *wqt_twin[2];
+
+/* Work function of "twins". */
+static void wqt_twin_fn(struct work_struct *work)
+{
+	atomic_inc(&wqt_life_done);
+}
+
+/* Queue @n items of wqt_twin_fn on @wq and wait for them. */
+static int wqt_twin_run(struct workqueue_struct *wq, unsigned int n)
+{
+	struct work_struct *items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
+	unsigned int i;
+
+	if (!items)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&items[i], wqt_twin_fn);
+		queue_work(wq, &items[i]);
+	}
+	for (i = 0; i < n; i++)
+		flush_work(&items[i]);
+	kvfree(items);
+	return 0;
+}
+
+/*
+ * "twins A B": two live workqueues, both named wqtest_twin, run A and B
+ * items; they stay until "twins 0 0", which destroys them.
+ */
+int wqt_scn_twins(unsigned int a, unsigned int b)
+{
+	int i, ret = 0;
+
+	if (!a && !b) {
+		for (i = 0; i < 2; i++) {
+			if (wqt_twin[i])
+				destroy_workqueue(wqt_twin[i]);
+			wqt_twin[i] = NULL;
+		}
+		wqt_result_set("destroyed=2\n");
+		return 0;
+	}
+	if (a > 100000 || b > 100000)
+		return -EINVAL;
+	for (i = 0; i < 2; i++) {
+		if (!wqt_twin[i])
+			wqt_twin[i] = alloc_workqueue("wqtest_twin", 0, 0);
+		if (!wqt_twin[i])
+			return -ENOMEM;
+	}
+	atomic_set(&wqt_life_done, 0);
+	if (a)
+		ret = wqt_twin_run(wqt_twin[0], a);
+	if (!ret && b)
+		ret = wqt_twin_run(wqt_twin[1], b);
+	wqt_result_set("first=%u\nsecond=%u\nexecuted=%d\n", a, b,
+		       atomic_read(&wqt_life_done));
+	return ret;
+}
+
+/* Module exit: the twins, if a test left them. */
+void wqt_life_exit(void)
+{
+	wqt_scn_twins(0, 0);
+}

@@ -13,5 +13,7 @@ int wqt_scn_deferrable(unsigned int n);
 int wqt_scn_hugedelay(void);
 int wqt_scn_barriers(struct workqueue_struct *wq, unsigned int seconds);
 int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us);
+int wqt_scn_twins(unsigned int a, unsigned int b);
+void wqt_life_exit(void);
 
 #endif
