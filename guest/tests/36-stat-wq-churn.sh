@@ -56,6 +56,9 @@ ev=$(stat_summary evicted)
 echo "rows of wqt_churn_fn: $rows, evicted: $ev"
 expect_ge "evicted" "$ev" 1
 expect_eq "rows kept + evicted" "$((rows + ev))" 1500
+# each evicted row had one queueing and one execution
+expect_eq "events of the evicted rows" \
+	"$(sed -n 's/^# evicted: [0-9]* retired rows (\([0-9]*\) events)$/\1/p' "$STAT")" $((2 * ev))
 expect_eq "EXECUTED of the kept rows (one each)" "$(stat_fn_sum EXECUTED wqt_churn_fn)" "$rows"
 expect_eq "merged (every name is new)" "$(stat_summary merged)" 0
 expect_eq "dropped" "$(stat_summary dropped)" 0
