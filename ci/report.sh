@@ -37,6 +37,8 @@ else
 	done < "$results"
 	if [ -z "$plan" ]; then
 		bad "no TAP plan in the result"
+	elif [ "$plan" = 0 ]; then
+		bad "no test ran: the boot's test list matched none (plan 1..0)"
 	elif [ "$plan" != "$seen" ]; then
 		bad "the plan promised $plan tests, $seen reported"
 	fi

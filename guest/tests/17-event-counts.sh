@@ -5,6 +5,7 @@
 # requires: events/workqueue/worklet_enqueue events/workqueue/worklet_execute
 . /usr/lib/wqtest/tests/lib.sh
 wqt_load
+keep_buffer
 echo 8192 > "$T/buffer_size_kb"
 trace_events worklet_enqueue workqueue_queue_work worklet_execute workqueue_execute_start
 wqt_run burst 2000
@@ -24,4 +25,3 @@ expect_ge "workqueue_queue_work events" "$qw" 3301
 expect_eq "worklet_enqueue events" "$we" "$qw"
 expect_ge "workqueue_execute_start events" "$es" 3301
 expect_eq "worklet_execute events" "$wx" "$es"
-echo 1408 > "$T/buffer_size_kb"

@@ -27,7 +27,14 @@ total=$(stat_get TOTAL_RUN_us wqtest wqt_spin_fn)
 expect_ge "TOTAL_RUN_us of 100 x 1 ms" "$total" 100000
 avg=$(stat_get AVG_RUN_us wqtest wqt_spin_fn)
 expect_ge "AVG_RUN_us" "$avg" 1000
-# sorted by total run time: the first row has the largest total
+# sorted by total run time, largest first, then by executions: every row
+unsorted=$(awk '/^#/ { next } !hdr { hdr = 1; next }
+	{ t = $4 + 0; e = $2 + 0
+	  if (n++ && (t > pt || (t == pt && e > pe))) bad++
+	  pt = t; pe = e }
+	END { print bad + 0 }' "$STAT")
+expect_ge "rows in the table" "$(stat_rows)" 2
+expect_eq "rows out of order (TOTAL_RUN_us, then EXECUTED, descending)" "$unsorted" 0
 first=$(grep -v '^#' "$STAT" | sed -n 2p | awk '{print $4}')
 expect_ge "first row's TOTAL_RUN_us (sorted, largest first)" "$first" "$total"
 

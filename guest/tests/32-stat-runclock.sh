@@ -15,6 +15,7 @@
 # requires: events/workqueue/workqueue_execute_end events/workqueue/workqueue_queue_work
 . /usr/lib/wqtest/tests/lib.sh
 wqt_load
+keep_buffer
 echo 8192 > "$T/buffer_size_kb" || fail "grow the ring buffer"
 # the clock of the stat tracer (ktime_get_mono_fast_ns), so that the two agree
 echo mono > "$T/trace_clock" || fail "set trace_clock to mono"
@@ -69,5 +70,3 @@ for want in "wqt_spin_fn 300 10" "wqt_sleep_fn 20 1000"; do
 		fail "$fn: AVG_LAT_us $lat is not within 10 us + 1% of the events' $ev_lat"
 	echo "$fn: AVG_LAT_us agrees with the events (within 10 us + 1%)"
 done
-trace_clear
-echo local > "$T/trace_clock"

@@ -21,6 +21,8 @@ loop() {	# loop NAME COMMAND: run COMMAND until told to stop; count the rounds
 	done
 	echo $n > "/tmp/chaos.$1.n"
 }
+# on any exit: the loops stopped, vCPU 1 online, the tracer off
+on_exit ": > $stop; wait; echo 1 > $online; echo 0 > $T/workqueue_stat_enabled"
 loop toggles 'echo 0 > $T/workqueue_stat_enabled && echo 1 > $T/workqueue_stat_enabled' &
 loop resets 'echo 1 > $T/workqueue_stat_reset; sleep 0.2' &
 loop reads 'cat $STAT > /dev/null' &

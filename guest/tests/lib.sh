@@ -13,17 +13,40 @@ expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 	echo "$1 = $2 (as expected)"
 }
-# expect_ge WHAT GOT MIN  (integers or decimals)
+# is_number S: S is an integer or a decimal (an empty or other S is not)
+is_number() { [[ $1 =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; }
+# expect_ge WHAT GOT MIN  (integers or decimals; anything else fails)
 expect_ge() {
-	awk -v g="$2" -v m="$3" 'BEGIN { exit !(g + 0 >= m + 0 && g != "") }' ||
+	is_number "$2" && is_number "$3" || fail "$1: got '$2', want a number >= '$3'"
+	awk -v g="$2" -v m="$3" 'BEGIN { exit !(g + 0 >= m + 0) }' ||
 		fail "$1: got '$2', want >= $3"
 	echo "$1 = $2 (>= $3)"
 }
 # expect_le WHAT GOT MAX
 expect_le() {
-	awk -v g="$2" -v m="$3" 'BEGIN { exit !(g + 0 <= m + 0 && g != "") }' ||
+	is_number "$2" && is_number "$3" || fail "$1: got '$2', want a number <= '$3'"
+	awk -v g="$2" -v m="$3" 'BEGIN { exit !(g + 0 <= m + 0) }' ||
 		fail "$1: got '$2', want <= $3"
 	echo "$1 = $2 (<= $3)"
+}
+
+# on_exit CMD: run CMD when the test exits, passed or failed (the commands
+# given run last first), so that what a test changed is put back
+on_exit() {
+	_wqt_exit="$1; ${_wqt_exit:-}"
+	trap "$_wqt_exit" EXIT
+}
+# buffer_kb: the ring buffer's size per CPU, as a write would set it (the
+# size it expands to, while it is still unexpanded)
+buffer_kb() {
+	sed -n 's/.*(expanded: \([0-9]*\)).*/\1/p; t; s/^\([0-9]*\).*/\1/p' "$T/buffer_size_kb"
+}
+# keep_buffer: put the ring buffer's size, its clock and the events back
+# at exit
+keep_buffer() {
+	local clock
+	clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$T/trace_clock")
+	on_exit "echo $(buffer_kb) > $T/buffer_size_kb; echo $clock > $T/trace_clock; trace_clear"
 }
 
 # wqt_load: load the test module once
@@ -112,6 +135,8 @@ stat_fn_sum() {
 # only cancelled off their timer, so for them enq = exec)
 stress_check_self() {
 	local fn enq exec cancel
+	[ "$(stress_counts | grep -c .)" -ge 1 ] ||
+		fail "the stress scenario returned no counts: $(head -c 300 "$WQT/result")"
 	while read -r fn enq exec cancel; do
 		case $fn in
 		wqs_delayed_fn|wqs_free_fn|wqs_life_fn)
