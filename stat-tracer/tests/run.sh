@@ -65,7 +65,7 @@ sed -e 's/^20 20 0 40000.000 2000.000/20 20 0 160000.000 8000.000/' \
 	t_ok "-w filters on the workqueue" || t_fail "-w" "$(cat "$tmp/out")"
 "$W" show -i "$tmp/a.snap" -f 'sleep' > "$tmp/out" && ! grep -q vmstat_update "$tmp/out" && grep -q wqt_sleep "$tmp/out" &&
 	t_ok "-f filters on the function" || t_fail "-f" "$(cat "$tmp/out")"
-if "$W" show -i "$tmp/a.snap" --json | python3 -c '
+if "$W" show -i "$tmp/a.snap" --json > "$tmp/out.json" && python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 r = {x["function"]: x for x in d["rows"]}
@@ -73,22 +73,22 @@ assert d["version"] == 1 and len(d["rows"]) == 2
 assert r["wqt_sleep_fn [wqtest]"]["avg_run_us"] == 2000.0
 assert r["vmstat_update"]["executed"] == 5
 assert d["summary"]["kernel"] == "6.1.192+"
-'; then t_ok "show --json is valid JSON with the right values"; else t_fail "show --json"; fi
-if "$W" show -i "$tmp/a.snap" --prometheus | python3 -c '
+' < "$tmp/out.json"; then t_ok "show --json is valid JSON with the right values (and wqstat exited 0)"; else t_fail "show --json"; fi
+if "$W" show -i "$tmp/a.snap" --prometheus > "$tmp/out.prom" && python3 -c '
 import re, sys
 seen = set()
 for line in sys.stdin:
     line = line.rstrip("\n")
     if line.startswith("# HELP ") or line.startswith("# TYPE "):
         continue
-    m = re.fullmatch(r"([a-z_0-9]+)(\{workqueue=\"(?:[^\"\\]|\\.)*\",function=\"(?:[^\"\\]|\\.)*\"\})? ([0-9.e+-]+)", line)
+    m = re.fullmatch(r"([a-z_0-9]+)(\{workqueue=\"(?:[^\"\\]|\\.)*\",function=\"(?:[^\"\\]|\\.)*\"(?:,wq_id=\"[-0-9a-f]*\")?\})? ([0-9.e+-]+)", line)
     assert m, line
     seen.add(m.group(1))
 assert "wqstat_executed_total" in seen and "wqstat_latency_p99_seconds" in seen
-'; then t_ok "show --prometheus is valid textfile format"; else t_fail "show --prometheus"; fi
+' < "$tmp/out.prom"; then t_ok "show --prometheus is valid textfile format (and wqstat exited 0)"; else t_fail "show --prometheus"; fi
 "$W" diff "$tmp/a.snap" "$tmp/b.snap" > "$tmp/out" 2>&1 && head -n 2 "$tmp/out" | tail -n 1 | grep -q 'wqt_sleep_fn' &&
 	grep 'wqt_sleep_fn' "$tmp/out" | grep -q 'x4.00' && t_ok "diff puts the 4x regression first" || t_fail "diff text" "$(cat "$tmp/out")"
-if "$W" diff --json "$tmp/a.snap" "$tmp/b.snap" | python3 -c '
+if "$W" diff --json "$tmp/a.snap" "$tmp/b.snap" > "$tmp/diff.json" && python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 top = d["rows"][0]
@@ -96,7 +96,7 @@ assert top["function"] == "wqt_sleep_fn [wqtest]", top
 assert top["avg_run_ratio"] == 4.0 and top["b_avg_run_us"] == 8000.0
 v = [x for x in d["rows"] if x["function"] == "vmstat_update"][0]
 assert v["d_executed"] == 2 and v["d_queued"] == 2
-'; then t_ok "diff --json: ratio 4, deltas +2"; else t_fail "diff --json"; fi
+' < "$tmp/diff.json"; then t_ok "diff --json: ratio 4, deltas +2 (and wqstat exited 0)"; else t_fail "diff --json"; fi
 
 # 3. malformed input: one line naming file and line, exit 2, no stdout
 printf '' > "$tmp/empty"
