@@ -145,6 +145,18 @@ static void test_errors(void)
 	expect_error("# rows: 5 of 2\n" HDR, "bad row count", "more rows than capacity");
 }
 
+/* What wq_print_prometheus() writes for @t; the caller frees it. */
+static char *prom_of(const struct wq_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	wq_print_prometheus(m, t);
+	fclose(m);
+	return buf;
+}
+
 static void test_output(void)
 {
 	const char *odd =
@@ -167,12 +179,8 @@ static void test_output(void)
 	ok(strstr(s, "\"total_run_us\": 1.000") != NULL, "JSON times in us");
 	free(s);
 	{
-		char *buf2 = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf2, &len);
+		char *buf2 = prom_of(&t);
 
-		wq_print_prometheus(m, &t);
-		fclose(m);
 		ok(strstr(buf2, "wqstat_executed_total{workqueue=\"w\\\"q\\\\\",function=\"f%s%n \\\"x\\\"\"} 1\n") != NULL,
 		   "Prometheus label escaping and value");
 		ok(strstr(buf2, "wqstat_run_seconds_total{") && strstr(buf2, "} 0.000001000\n"),
@@ -250,12 +258,8 @@ static void test_wq_id(void)
 	   !strstr(s, "tmp(destroyed)@"), "text names twins NAME@WQ_ID, and only them");
 	free(s);
 	{
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
+		char *buf = prom_of(&ta);
 
-		wq_print_prometheus(m, &ta);
-		fclose(m);
 		ok(strstr(buf, "wqstat_executed_total{workqueue=\"ext4-rsv\",function=\"f [ext4]\",wq_id=\"1234abcd\"} 5\n") != NULL,
 		   "Prometheus has a wq_id label");
 		free(buf);

@@ -171,9 +171,20 @@ void wqt_result_set(const char *fmt, ...)
 	va_end(args);
 }
 
+/* For work functions of the other files: one more item ran. */
+void wqt_item_ran(void)
+{
+	atomic_inc(&wqt_executed);
+}
+
+/* How many items ran since the last wqt_run_many() began. */
+int wqt_items_ran(void)
+{
+	return atomic_read(&wqt_executed);
+}
+
 /* Queue @n items of @fn on @wq, flush them, and report the count. */
-static int wqt_run_many(struct workqueue_struct *wq, work_func_t fn,
-			unsigned int n)
+int wqt_run_many(struct workqueue_struct *wq, work_func_t fn, unsigned int n)
 {
 	struct work_struct *items;
 	unsigned int i;

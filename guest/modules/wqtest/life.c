@@ -22,30 +22,13 @@ static atomic_t wqt_life_done;
 /* Work function of "system": counts itself. */
 static void wqt_sys_fn(struct work_struct *work)
 {
-	atomic_inc(&wqt_life_done);
+	wqt_item_ran();
 }
 
 /* "system N": N items on system_wq, whose rows outlive this module. */
 int wqt_scn_system(unsigned int n)
 {
-	struct work_struct *items;
-	unsigned int i;
-
-	if (!n || n > 100000)
-		return -EINVAL;
-	items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
-	if (!items)
-		return -ENOMEM;
-	atomic_set(&wqt_life_done, 0);
-	for (i = 0; i < n; i++) {
-		INIT_WORK(&items[i], wqt_sys_fn);
-		queue_work(system_wq, &items[i]);
-	}
-	for (i = 0; i < n; i++)
-		flush_work(&items[i]);
-	kvfree(items);
-	wqt_result_set("queued=%u\nexecuted=%d\n", n, atomic_read(&wqt_life_done));
-	return 0;
+	return wqt_run_many(system_wq, wqt_sys_fn, n);
 }
 
 static atomic_t wqt_defer_done, wqt_timer_done;
@@ -227,25 +210,7 @@ static struct workqueue_struct *wqt_twin[2];
 /* Work function of "twins". */
 static void wqt_twin_fn(struct work_struct *work)
 {
-	atomic_inc(&wqt_life_done);
-}
-
-/* Queue @n items of wqt_twin_fn on @wq and wait for them. */
-static int wqt_twin_run(struct workqueue_struct *wq, unsigned int n)
-{
-	struct work_struct *items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
-	unsigned int i;
-
-	if (!items)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		INIT_WORK(&items[i], wqt_twin_fn);
-		queue_work(wq, &items[i]);
-	}
-	for (i = 0; i < n; i++)
-		flush_work(&items[i]);
-	kvfree(items);
-	return 0;
+	wqt_item_ran();
 }
 
 /*
@@ -254,7 +219,7 @@ static int wqt_twin_run(struct workqueue_struct *wq, unsigned int n)
  */
 int wqt_scn_twins(unsigned int a, unsigned int b)
 {
-	int i, ret = 0;
+	int i, ret = 0, executed = 0;
 
 	if (!a && !b) {
 		for (i = 0; i < 2; i++) {
@@ -273,13 +238,15 @@ int wqt_scn_twins(unsigned int a, unsigned int b)
 		if (!wqt_twin[i])
 			return -ENOMEM;
 	}
-	atomic_set(&wqt_life_done, 0);
-	if (a)
-		ret = wqt_twin_run(wqt_twin[0], a);
-	if (!ret && b)
-		ret = wqt_twin_run(wqt_twin[1], b);
-	wqt_result_set("first=%u\nsecond=%u\nexecuted=%d\n", a, b,
-		       atomic_read(&wqt_life_done));
+	if (a) {
+		ret = wqt_run_many(wqt_twin[0], wqt_twin_fn, a);
+		executed = wqt_items_ran();
+	}
+	if (!ret && b) {
+		ret = wqt_run_many(wqt_twin[1], wqt_twin_fn, b);
+		executed += wqt_items_ran();
+	}
+	wqt_result_set("first=%u\nsecond=%u\nexecuted=%d\n", a, b, executed);
 	return ret;
 }
 

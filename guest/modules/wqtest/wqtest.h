@@ -3,9 +3,13 @@
 #ifndef WQTEST_H
 #define WQTEST_H
 
-struct workqueue_struct;
+
+#include <linux/workqueue.h>
 
 void wqt_result_set(const char *fmt, ...) __printf(1, 2);
+int wqt_run_many(struct workqueue_struct *wq, work_func_t fn, unsigned int n);
+void wqt_item_ran(void);
+int wqt_items_ran(void);
 int wqt_scn_stress(unsigned int seconds, unsigned int life_max);
 int wqt_scn_pctl(const char *mode, unsigned int n);
 int wqt_scn_system(unsigned int n);
