@@ -1,6 +1,7 @@
 # wqstat: workqueue tracepoints, a stat tracer and its tools, for Linux 6.1.
 #   make demo        build everything, boot the guest, show trace_stat/workqueues
 #   make check       host tests + the guest suite; ends "N passed, N failed"
+#   make mutants     the bugs of ci/mutants/, each must fail a test (MUTANTS=k04 picks)
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs, six ways, one guest run
 #   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
@@ -8,7 +9,7 @@
 # Everything is built in build/; each target installs the Debian packages it
 # needs first.  LINUX_SOURCE_TAR=... points the build at another 6.1 source.
 
-.PHONY: all deps kernel guest demo check run-guest wqstat bench bench-vanilla bench-placebo clean distclean
+.PHONY: all deps kernel guest demo check mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
 
 all: guest
 
@@ -29,6 +30,9 @@ demo:
 
 check:
 	@ci/check.sh
+
+mutants:
+	@ci/mutants.sh
 
 run-guest:
 	@ci/run-guest.sh "$(SCRIPT)"

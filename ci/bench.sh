@@ -18,6 +18,7 @@
 # alone moves these numbers.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/ci/lib.sh"
 out=$top/build/bench
 mkdir -p "$out"
 export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
@@ -33,15 +34,8 @@ run_bench() {
 	# invariant TSC pays.  Both kernels and every way of watching get it.
 	WQ_WITH_PERF=1 "$top/ci/guest.sh" "$name" bench "$dir" tsc=reliable "$@"
 	local rc=$?
-	if [ $rc -ne 0 ] || ! grep -qx '# wqtest-done' "$dir/results.txt" 2>/dev/null; then
-		echo "bench: the $name guest did not finish (status $rc); see $dir/console.log" >&2
-		return 2
-	fi
-	if ! "$top/ci/splat.sh" "$dir/console.log" >&2; then
-		echo "bench: kernel splat in $dir/console.log" >&2
-		return 1
-	fi
-	sed -e '/^# wqtest: mode=/d' -e '/^# wqtest-done$/d' "$dir/results.txt"
+	guest_done bench "$dir" $rc || return $?
+	guest_output "$dir/results.txt"
 }
 
 case ${1:-} in

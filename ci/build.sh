@@ -6,7 +6,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-linux}
-shift || true
+[ $# -eq 0 ] || shift
 fragments=("$@")
 [ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" "$top/kernel-patches/mm.config")
 series=${SERIES:-$top/kernel-patches/series}
@@ -52,10 +52,9 @@ done
 stage=$top/build/stage-$name
 rm -rf "$stage"
 mkdir -p "$stage/usr/lib/wqtest/tests" "$stage/usr/lib/wqtest/modules" "$stage/usr/bin"
-cp "$top/guest/guest-run.sh" "$top/guest/run-tests.sh" "$stage/usr/lib/wqtest/"
-cp "$top"/guest/*.sh "$stage/usr/lib/wqtest/" 2>/dev/null || true
+cp "$top"/guest/*.sh "$stage/usr/lib/wqtest/"
 cp "$top"/guest/tests/*.sh "$stage/usr/lib/wqtest/tests/"
-cp "$top"/guest/golden -r "$stage/usr/lib/wqtest/" 2>/dev/null || true
+cp -r "$top"/guest/golden "$stage/usr/lib/wqtest/"
 find "$mods" -name '*.ko' -exec cp {} "$stage/usr/lib/wqtest/modules/" \;
 cp "$top"/build/tools/* "$stage/usr/bin/"
 [ -x "$top/build/stat-tracer/wqstat" ] && cp "$top/build/stat-tracer/wqstat" "$stage/usr/bin/"

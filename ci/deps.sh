@@ -5,7 +5,8 @@
 set -euo pipefail
 
 pkgs=(linux-source-6.1 qemu-system-x86 dracut gcc make perl bc flex bison
-      libelf-dev libssl-dev cpio xz-utils ccache kmod python3 git)
+      libelf-dev libssl-dev cpio xz-utils ccache kmod python3 git
+      clang libclang-rt-14-dev)
 pkgs+=("$@")
 
 declare -A have=()

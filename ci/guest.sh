@@ -20,33 +20,53 @@ kernel=$(cat "$stage.kernel")
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.txt"
 
-if [ "$mode" = script ]; then
-	[ -r "${WQ_USER_SCRIPT:-}" ] || { echo "guest.sh: no script to run (SCRIPT=...)" >&2; exit 2; }
-	cp "$WQ_USER_SCRIPT" "$stage/usr/lib/wqtest/user.sh"
-fi
+die() { echo "guest.sh: $*" >&2; exit 2; }
 
-# a private copy of dracut's base dir holding our module, so the host's
-# dracut installation is never touched
+# The image: dracut runs once per staged tree (and per WQ_WITH_PERF), and
+# every boot of that tree reuses it until the stage's content changes.  The
+# private copy of dracut's base dir (so the host's installation is never
+# touched) and the image are made under a lock: two targets may run at once.
 dbase=$top/build/dracut
-mkdir -p "$top/build/dracut-conf.d"
-if [ ! -x "$dbase/dracut-install" ] || [ /usr/lib/dracut -nt "$dbase" ]; then
-	rm -rf "$dbase"
-	cp -a /usr/lib/dracut "$dbase"
+img=$stage.initramfs${WQ_WITH_PERF:+-perf}.img
+id=$( (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum
+	cat "$top"/guest/dracut/90wqtest/*; echo "perf=${WQ_WITH_PERF:-}") | sha256sum)
+exec 9> "$top/build/dracut.lock"
+flock 9
+if [ "$(cat "$img.id" 2> /dev/null)" != "$id" ] || [ ! -s "$img" ]; then
+	if [ ! -x "$dbase/dracut-install" ] || [ /usr/lib/dracut -nt "$dbase" ]; then
+		rm -rf "$dbase"
+		cp -a /usr/lib/dracut "$dbase" || die "cannot copy /usr/lib/dracut into $dbase"
+	fi
+	rm -rf "$dbase/modules.d/90wqtest"
+	cp -a "$top/guest/dracut/90wqtest" "$dbase/modules.d/90wqtest" || die "cannot copy the dracut module"
+	mkdir -p "$top/build/dracut-conf.d"
+	rm -f "$img" "$img.id"
+	if ! dracutbasedir=$dbase WQ_STAGE=$stage dracut --quiet --force --no-hostonly \
+		--no-hostonly-cmdline --no-kernel --no-compress --no-early-microcode \
+		--modules "base wqtest" --confdir "$top/build/dracut-conf.d" --conf /dev/null \
+		"$img.tmp" > "$stage.dracut.log" 2>&1 || [ ! -s "$img.tmp" ]; then
+		cat "$stage.dracut.log" >&2
+		die "dracut made no image for build/stage-$name (log: $stage.dracut.log)"
+	fi
+	mv "$img.tmp" "$img"
+	echo "$id" > "$img.id"
+	echo "guest.sh: dracut: a new image for build/stage-$name" >&2
 fi
-rm -rf "$dbase/modules.d/90wqtest"
-cp -a "$top/guest/dracut/90wqtest" "$dbase/modules.d/90wqtest"
+flock -u 9
+exec 9>&-
 
-img=$out/initramfs.img
-rm -f "$img"
-dracutbasedir=$dbase WQ_STAGE=$stage dracut --quiet --force --no-hostonly \
-	--no-hostonly-cmdline --no-kernel --no-compress --no-early-microcode \
-	--modules "base wqtest" --confdir "$top/build/dracut-conf.d" --conf /dev/null \
-	"$img" > "$out/dracut.log" 2>&1 || true
-rm -f "$stage/usr/lib/wqtest/user.sh"
-if [ ! -s "$img" ]; then
-	cat "$out/dracut.log" >&2
-	echo "guest.sh: dracut made no image" >&2
-	exit 2
+# MODE=script: the user's script goes in as a second archive after the
+# image (the kernel unpacks both), so the shared image stays untouched
+initrd=$img
+if [ "$mode" = script ]; then
+	[ -r "${WQ_USER_SCRIPT:-}" ] || die "no script to run (SCRIPT=...)"
+	u=$(mktemp -d)
+	mkdir -p "$u/usr/lib/wqtest"
+	cp "$WQ_USER_SCRIPT" "$u/usr/lib/wqtest/user.sh" || die "cannot copy $WQ_USER_SCRIPT"
+	(cd "$u" && find usr | cpio -o -H newc --quiet) > "$out/user.cpio" || die "cpio failed"
+	rm -rf "$u"
+	cat "$img" "$out/user.cpio" > "$out/initramfs.img"
+	initrd=$out/initramfs.img
 fi
 
 accel=${QEMU_ACCEL:-tcg}
@@ -62,7 +82,7 @@ set +e
 timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icount[@]}" "${extra[@]}" \
 	-accel "$accel" -smp "${GUEST_CPUS:-2}" -m "${GUEST_MEM:-1024}" \
 	-nodefaults -display none -no-reboot \
-	-kernel "$kernel" -initrd "$img" -append "$append" \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-serial "file:$out/console.log" -serial "file:$out/results.txt" \
 	</dev/null > "$out/qemu.log" 2>&1
 rc=$?
@@ -72,5 +92,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	rc=124
 fi
 # the serial ports write CRLF; keep plain text
-sed -i 's/\r$//' "$out/console.log" "$out/results.txt" 2>/dev/null || true
+for f in "$out/console.log" "$out/results.txt"; do
+	[ ! -f "$f" ] || sed -i 's/\r$//' "$f"
+done
 exit $rc

@@ -1,37 +1,53 @@
 #!/bin/bash
-# ci/report.sh LABEL RESULTS CONSOLE [QEMU-STATUS]
-# Read the TAP a guest run left in RESULTS, print one line per test, and
-# append "passed failed skipped" to $TALLY.  A missing or incomplete result,
-# a bad QEMU exit and any kernel splat in CONSOLE count as failures.
+# ci/report.sh LABEL RESULTS CONSOLE [STATUS]
+# Read the TAP a run left in RESULTS, print one line per test, and append
+# "passed failed skipped" to $TALLY.
+# A guest run: CONSOLE is its kernel log and STATUS QEMU's exit status; a
+# missing or incomplete result, a bad QEMU exit and any kernel splat in
+# CONSOLE count as failures (ci/lib.sh: guest_problems).
+# A host run: CONSOLE is "-" and STATUS the exit status of the make that
+# ran the tests, named in $REPORT_WHAT.
+# $REPORT_EXPECT, when set, names every test the run must report (the
+# names of guest/tests/ without .sh): a plan or a set of names that differs
+# is a failure, so a boot whose list matched nothing, or lost a test, fails.
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/ci/lib.sh"
 label=$1 results=$2 console=$3 qrc=${4:-0}
 tally=${TALLY:-/dev/null}
 pass=0 failn=0 skipn=0
 
 bad() { echo "not ok - $label: $*"; failn=$((failn + 1)); }
 
-if [ "$qrc" = 124 ]; then
-	bad "timeout: the guest never stopped"
-elif [ "$qrc" != 0 ]; then
-	bad "qemu exited with status $qrc"
+if [ "$console" = - ]; then
+	[ "$qrc" = 0 ] || bad "${REPORT_WHAT:-the host tests} exited with status $qrc (see $results)"
+elif ! problems=$(guest_problems "$results" "$console" "$qrc"); then
+	while IFS= read -r p; do
+		case $p in
+		"    "*) echo "$p" ;;
+		*) bad "$p" ;;
+		esac
+	done <<< "$problems"
 fi
-if [ ! -s "$results" ]; then
-	bad "no result came out of the guest (see $console)"
-else
-	grep -qx '# wqtest-done' "$results" || bad "the result is incomplete: the guest job did not finish"
+if [ -s "$results" ]; then
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$results" | head -n 1)
 	seen=0
+	declare -A got=()
 	while IFS= read -r line; do
 		case $line in
+		"not ok "*|"ok "*)
+			seen=$((seen + 1))
+			name=${line#not }; name=${name#ok }; name=${name#[0-9]* }; name=${name%% *}
+			got[$name]=$(( ${got[$name]:-0} + 1 )) ;;
+		esac
+		case $line in
 		"not ok "*)
-			seen=$((seen + 1)); failn=$((failn + 1))
-			echo "not ok - $label: ${line#not ok }"
-			# show the failing test's own comments, above its line
-			;;
+			failn=$((failn + 1))
+			echo "not ok - $label: ${line#not ok }" ;;
 		"ok "*"# SKIP"*)
-			seen=$((seen + 1)); skipn=$((skipn + 1))
+			skipn=$((skipn + 1))
 			echo "skip   - $label: ${line#ok }" ;;
 		"ok "*)
-			seen=$((seen + 1)); pass=$((pass + 1))
+			pass=$((pass + 1))
 			echo "ok     - $label: ${line#ok }" ;;
 		esac
 	done < "$results"
@@ -42,14 +58,20 @@ else
 	elif [ "$plan" != "$seen" ]; then
 		bad "the plan promised $plan tests, $seen reported"
 	fi
+	if [ -n "${REPORT_EXPECT:-}" ]; then
+		want=0
+		for t in $REPORT_EXPECT; do
+			want=$((want + 1))
+			[ "${got[$t]:-0}" = 1 ] || bad "test $t was expected once, reported ${got[$t]:-0} times"
+		done
+		[ "$plan" = "$want" ] || bad "the plan is 1..$plan, the boot expects $want tests"
+	fi
 	if [ $failn -gt 0 ]; then
 		echo "--- $label: output of the failed tests ($results) ---"
 		awk '/^# /{buf = buf $0 "\n"; next} /^not ok/{printf "%s%s\n", buf, $0} {buf = ""}' "$results" | tail -n 80
 	fi
-fi
-if ! splats=$("$(dirname "$0")/splat.sh" "$console"); then
-	bad "kernel splat in the console log $console:"
-	echo "$splats" | sed 's/^/    /'
+elif [ "$console" = - ]; then
+	bad "no result in $results"
 fi
 echo "$pass $failn $skipn" >> "$tally"
 [ $failn -eq 0 ]

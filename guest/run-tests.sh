@@ -9,34 +9,51 @@ lib=/usr/lib/wqtest
 T=/sys/kernel/tracing
 per_test_timeout=${WQT_TEST_TIMEOUT:-300}
 
-# wqtest.tests=GLOB[,GLOB...] on the kernel command line picks the tests of
-# this boot; by default every test but the *-boot-* ones, which need their
-# own boot, the *-rel-* ones, which are for the debug kernel, and the
-# *-mm-* ones, which boot with a swap disk and a hole in physical memory.
-only=
+# wqtest.tests=NAME|GLOB[,...] on the kernel command line picks the tests
+# of this boot, in that order: make check names each test (ci/suites), and a
+# name without a test, or a glob that matches none, is a failing test of its
+# own.  By default: every test but the *-boot-* ones, which need their own
+# boot, the *-rel-* ones, which are for the debug kernel, and the *-mm-*
+# ones, which boot with a swap disk and a hole in physical memory.
+# wqtest.failfast=1 stops after the first failure (for make mutants).
+only= failfast=0
 for arg in $(cat /proc/cmdline); do
-	case $arg in wqtest.tests=*) only=${arg#wqtest.tests=} ;; esac
+	case $arg in
+	wqtest.tests=*) only=${arg#wqtest.tests=} ;;
+	wqtest.failfast=1) failfast=1 ;;
+	esac
 done
 IFS=, read -r -a globs <<< "$only"
 tests=()
-for t in $(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort); do
-	n=$(basename "$t")
-	if [ -n "$only" ]; then
-		for g in "${globs[@]}"; do
-			if [[ $n == $g ]]; then
-				tests+=("$t")
-				break
+declare -A picked=()
+pick() { [ -n "${picked[$1]:-}" ] || { picked[$1]=1; tests+=("$1"); }; }
+if [ -n "$only" ]; then
+	for g in "${globs[@]}"; do
+		hit=0
+		for t in $(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort); do
+			if [[ $(basename "$t" .sh) == $g || $(basename "$t") == $g ]]; then
+				pick "$t"
+				hit=1
 			fi
 		done
-	else
-		[[ $n == *-boot-* || $n == *-rel-* || $n == *-mm-* ]] || tests+=("$t")
-	fi
-done
+		[ $hit = 1 ] || pick "missing:$g"
+	done
+else
+	for t in $(ls "$lib"/tests/[0-9]*.sh 2>/dev/null | sort); do
+		n=$(basename "$t")
+		[[ $n == *-boot-* || $n == *-rel-* || $n == *-mm-* ]] || pick "$t"
+	done
+fi
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
+	if [ "${t#missing:}" != "$t" ]; then
+		echo "not ok $n ${t#missing:} # no such test in this image"
+		[ $failfast = 0 ] || break
+		continue
+	fi
 	name=$(basename "$t" .sh)
 	missing=
 	for req in $(sed -n 's/^# requires://p' "$t"); do
@@ -44,6 +61,7 @@ for t in "${tests[@]}"; do
 	done
 	if [ -n "$missing" ]; then
 		echo "not ok $n $name # missing tracefs:$missing (the series provides it)"
+		[ $failfast = 0 ] || break
 		continue
 	fi
 	start=$(date +%s%N)
@@ -56,5 +74,11 @@ for t in "${tests[@]}"; do
 	77)	echo "ok $n $name # SKIP $(tail -n 1 /tmp/test.out)" ;;
 	124|137) echo "not ok $n $name # timed out after ${per_test_timeout} s" ;;
 	*)	echo "not ok $n $name # exit status $rc" ;;
+	esac
+	case $rc in 0|77) ;; *)
+		if [ $failfast = 1 ]; then
+			echo "# failfast: stopped after the first failure"
+			break
+		fi ;;
 	esac
 done

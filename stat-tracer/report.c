@@ -192,18 +192,62 @@ void wq_print_text(FILE *o, const struct wq_table *t, size_t limit)
 		fprintf(o, "(%zu more rows; -n 0 shows all)\n", t->nr - n);
 }
 
+/*
+ * The length of the UTF-8 sequence at @s, or 0 when it is not one (a stray
+ * or truncated byte, an overlong form, a surrogate, past U+10FFFF).
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/*
+ * A name as a JSON string.  JSON is UTF-8: a byte that is not part of a
+ * valid sequence becomes U+FFFD, the replacement character.
+ */
 void wq_json_string(FILE *o, const char *s)
 {
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t l;
 
+	fputc('"', o);
+	while (*p) {
+		unsigned char c = *p;
+
+		l = utf8_len(p);
+		if (!l) {
+			fputs("\\ufffd", o);
+			p++;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 			fprintf(o, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(o, "\\u%04x", c);
 		else
-			fputc(c, o);
+			fwrite(p, 1, l, o);
+		p += l;
 	}
 	fputc('"', o);
 }
@@ -283,16 +327,27 @@ void wq_print_json(FILE *o, const struct wq_table *t, size_t limit)
 }
 
 /* A Prometheus label value: backslash, quote and newline escaped. */
+/* A label value: escaped as the text format asks, and UTF-8 as above. */
 static void prom_label(FILE *o, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t l;
+
 	fputc('"', o);
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(o, "\\%c", *s);
-		else if (*s == '\n')
+	while (*p) {
+		l = utf8_len(p);
+		if (!l) {
+			fputs("\xef\xbf\xbd", o);	/* U+FFFD */
+			p++;
+			continue;
+		}
+		if (*p == '\\' || *p == '"')
+			fprintf(o, "\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", o);
 		else
-			fputc(*s, o);
+			fwrite(p, 1, l, o);
+		p += l;
 	}
 	fputc('"', o);
 }

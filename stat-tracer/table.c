@@ -223,6 +223,11 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 			fail(err, name, ln, "line longer than %d bytes", WQSTAT_MAX_LINE);
 			goto out;
 		}
+		/* CRLF line ends (a file that went through Windows) are LF */
+		if (len >= 2 && line[len - 2] == '\r' && line[len - 1] == '\n') {
+			line[len - 2] = '\n';
+			line[--len] = '\0';
+		}
 		if (strlen(line) != (size_t)len || !is_text(line, len)) {
 			fail(err, name, ln, "binary data, not a table");
 			goto out;

@@ -12,8 +12,7 @@
 # twin_ids: "ID EXECUTED" of each wqtest_twin row of wqt_twin_fn, by id
 # (flush_work() adds wq_barrier_func rows, as many as it had to wait)
 twin_ids() {
-	awk '/^#/ { next } !hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
-		$(idx["WORKQUEUE"]) ~ /^wqtest_twin/ && $(idx["FUNCTION"]) == "wqt_twin_fn" { print $(idx["WQ_ID"]), $(idx["EXECUTED"]) }' "$STAT" | sort
+	stat_awk '$(idx["WORKQUEUE"]) ~ /^wqtest_twin/ && $(idx["FUNCTION"]) == "wqt_twin_fn" { print $(idx["WQ_ID"]), $(idx["EXECUTED"]) }' | sort
 }
 wqt_load
 stat_reset_on

@@ -92,28 +92,30 @@ stat_reset_on() {
 }
 # stat_off: turn the stat tracer off
 stat_off() { echo 0 > "$T/workqueue_stat_enabled" || fail "disable"; }
+# stat_awk [-v VAR=VALUE...] PROGRAM: run an awk PROGRAM over the rows of
+# the table ($STAT), the summary lines skipped; idx["COLUMN"] is the field
+# number of each column of the header
+stat_awk() {
+	local prog=${*: -1}
+	awk "${@:1:$#-1}" '/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
+		'"$prog" "$STAT"
+}
 # stat_get COLUMN WORKQUEUE FUNCTION: one value of one row of the table
 # (empty when there is no such row); FUNCTION matches the symbol name.
 stat_get() {
-	awk -v col="$1" -v wq="$2" -v fn="$3" '
-		/^#/ { next }
-		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
-		$(idx["WORKQUEUE"]) == wq && $(idx["FUNCTION"]) == fn { print $(idx[col]); exit }
-	' "$STAT"
+	stat_awk -v col="$1" -v wq="$2" -v fn="$3" \
+		'$(idx["WORKQUEUE"]) == wq && $(idx["FUNCTION"]) == fn { print $(idx[col]); exit }'
 }
 # stat_get_full COLUMN WORKQUEUE FUNCTION: as stat_get, but FUNCTION is the
 # whole of the column as printed ("fn [module]", "(unloaded)" included)
 stat_get_full() {
-	awk -v col="$1" -v wq="$2" -v fn="$3" '
-		/^#/ { next }
-		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
-		{
+	stat_awk -v col="$1" -v wq="$2" -v fn="$3" '{
 			f = $(idx["FUNCTION"])
 			for (i = idx["FUNCTION"] + 1; i <= NF; i++)
 				f = f " " $i
 		}
-		$(idx["WORKQUEUE"]) == wq && f == fn { print $(idx[col]); exit }
-	' "$STAT"
+		$(idx["WORKQUEUE"]) == wq && f == fn { print $(idx[col]); exit }'
 }
 # stat_summary KEY: the value after "# KEY: " in the summary lines
 stat_summary() { sed -n "s/^# $1: \([^ ]*\).*/\1/p" "$STAT"; }
@@ -123,12 +125,14 @@ stat_rows() { grep -v '^#' "$STAT" | tail -n +2 | grep -c .; }
 # stat_fn_sum COLUMN FUNCTION: COLUMN summed over every row of FUNCTION,
 # whatever its workqueue (destroyed ones included); 0 when there is none
 stat_fn_sum() {
-	awk -v col="$1" -v fn="$2" '
-		/^#/ { next }
-		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
-		$(idx["FUNCTION"]) == fn { s += $(idx[col]) }
-		END { print s + 0 }
-	' "$STAT"
+	stat_awk -v col="$1" -v fn="$2" '$(idx["FUNCTION"]) == fn { s += $(idx[col]) }
+		END { print s + 0 }'
+}
+# stat_wq_sum COLUMN WORKQUEUE: COLUMN summed over the rows of WORKQUEUE;
+# "none" when it has none
+stat_wq_sum() {
+	stat_awk -v col="$1" -v wq="$2" '$(idx["WORKQUEUE"]) == wq { s += $(idx[col]); n++ }
+		END { print n ? s : "none" }'
 }
 # stress_check_self: the stress scenario's own counts are consistent: every
 # successful enqueue ran or was cancelled off its pool (delayed items are

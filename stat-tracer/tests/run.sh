@@ -112,22 +112,112 @@ sed '8s/^20 20 0 40000.000/20 20 0 %s%n%x/' "$tmp/a.snap" > "$tmp/fmt"
 expect_fail 2 "$tmp/fmt:8: column TOTAL_RUN_us" "format characters" -- show -i "$tmp/fmt"
 sed '1s/v1/v2/' "$tmp/a.snap" > "$tmp/v2"
 expect_fail 2 "is not v1" "a snapshot of another version" -- diff "$tmp/v2" "$tmp/a.snap"
-python3 -c '
+# Mutated snapshots: each is either a table (exit 0, strict JSON on stdout,
+# nothing on stderr) or refused (exit 2, one line naming the file, nothing
+# on stdout); a sanitizer report (exit 99) or anything else fails.  Some
+# mutations have one right answer, checked by name.
+mkdir -p "$tmp/mut"
+python3 - "$tmp/a.snap" "$tmp/mut" <<'PY'
 import random, sys
-r = random.Random(20261203)
-for i in range(25):
-    open(sys.argv[1] + "/rand%d" % i, "wb").write(bytes(r.randrange(256) for _ in range(r.randrange(1, 3000))))
-' "$tmp"
-crashes=0
-for i in $(seq 0 24); do
-	"$W" show -i "$tmp/rand$i" > "$tmp/out" 2> "$tmp/err"
+src = open(sys.argv[1], "rb").read()
+out = sys.argv[2]
+lines = src.split(b"\n")
+row = 7                                  # the first row's line index
+r = random.Random(20261204)
+def put(name, data):
+    open("%s/%s" % (out, name), "wb").write(data)
+def with_row(fields_fn, idx=row):
+    l = list(lines)
+    f = l[idx].split(b" ")
+    fields_fn(f)
+    l[idx] = b" ".join(f)
+    return b"\n".join(l)
+def setf(i, v):
+    return lambda f: f.__setitem__(i, v)
+# one right answer each: "ok" or "refused:NEEDLE"
+put("ok-negative-late", with_row(setf(11, b"0")))
+put("refused-negative-queued", with_row(setf(0, b"-20")))
+put("refused-nan-avg", with_row(setf(4, b"nan")))
+put("refused-inf-total", with_row(setf(3, b"inf")))
+put("refused-huge-executed", with_row(setf(1, b"18446744073709551616")))
+put("refused-exp-lat", with_row(setf(8, b"1e3")))
+put("ok-crlf", src.replace(b"\n", b"\r\n"))
+put("refused-cr-inside", with_row(setf(14, b"wq\rx")))
+put("refused-long-name", with_row(setf(14, b"w" * 5000)))
+put("ok-long-name", with_row(setf(14, b"w" * 3000)))
+put("ok-invalid-utf8", with_row(setf(14, b"wq\xff\xc3(\xe2\x82")))
+put("ok-repeated-rows", b"\n".join(lines[:row + 1] + [lines[row]] * 50 + lines[row + 1:]))
+put("ok-max-u64", with_row(setf(1, b"18446744073709551615")))
+# many of each kind, any answer but a crash
+for i in range(0, len(src), 7):
+    put("any-trunc-%d" % i, src[:i])
+for i in range(120):
+    b = bytearray(src); p = r.randrange(len(b)); b[p] ^= 1 << r.randrange(8)
+    put("any-flip-%d" % i, bytes(b))
+for i in range(40):
+    b = bytearray(src); p = r.randrange(len(b))
+    b[p:p] = r.choice([b"9" * r.randrange(1, 30), b"-", b".", b" ", b"\t", b"\xff", b"#", b"\n"])
+    put("any-insert-%d" % i, bytes(b))
+for i in range(20):
+    ls = list(lines); j = r.randrange(len(ls)); k = r.randrange(len(ls))
+    ls.insert(k, ls[j])
+    put("any-dupline-%d" % i, b"\n".join(ls))
+PY
+mut_bad=0 mut_n=0 mut_parsed=0 mut_cols=0
+for f in "$tmp"/mut/*; do
+	name=$(basename "$f")
+	mut_n=$((mut_n + 1))
+	"$W" show -i "$f" --json > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$(grep -c . "$tmp/err")" != 1 ]; then
-		crashes=$((crashes + 1))
-		echo "# rand$i: exit $rc: $(head -c 200 "$tmp/err")"
+	why=
+	if [ $rc -eq 0 ]; then
+		mut_parsed=$((mut_parsed + 1))
+		[ ! -s "$tmp/err" ] || why="exit 0 with stderr: $(head -c 200 "$tmp/err")"
+		python3 -c '
+import json, sys
+def bad(c): raise ValueError("not JSON: " + c)
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8"), parse_constant=bad)
+' "$tmp/out" 2> "$tmp/pyerr" || why="exit 0 but not strict JSON: $(tail -n 1 "$tmp/pyerr")"
+		case $name in refused-*) why="${why:-accepted, but it must be refused}" ;; esac
+	elif [ $rc -eq 2 ]; then
+		grep -q 'column' "$tmp/err" && mut_cols=$((mut_cols + 1))
+		if [ -s "$tmp/out" ] || [ "$(grep -c . "$tmp/err")" != 1 ] || ! grep -qF "$f" "$tmp/err"; then
+			why="refused, but not with one line naming the file and an empty stdout: $(head -c 200 "$tmp/err")"
+		fi
+		case $name in ok-*) why="refused, but it is a table: $(cat "$tmp/err")" ;; esac
+	else
+		why="exit $rc: $(head -c 300 "$tmp/err")"
+	fi
+	if [ -n "$why" ]; then
+		mut_bad=$((mut_bad + 1))
+		echo "# $name: $why"
 	fi
 done
-[ $crashes -eq 0 ] && t_ok "25 files of random bytes: each exit 2 with one line" || t_fail "random bytes: $crashes misbehaved"
+# the invalid UTF-8 name comes out as U+FFFD, the long one whole
+"$W" show -i "$tmp/mut/ok-invalid-utf8" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [r["workqueue"] for r in d["rows"]].count("wq\ufffd\ufffd(\ufffd\ufffd") == 1, d' &&
+	t_ok "a name with bytes that are not UTF-8: each becomes U+FFFD in JSON" || t_fail "invalid UTF-8 in JSON"
+[ $mut_bad -eq 0 ] && [ $mut_cols -gt 0 ] && [ $mut_parsed -gt 0 ] &&
+	t_ok "$mut_n mutated snapshots: $mut_parsed tables, the others refused with one line ($mut_cols by a column's number parser)" ||
+	t_fail "mutated snapshots: $mut_bad of $mut_n misbehaved ($mut_parsed parsed, $mut_cols refused by column)"
+
+# libFuzzer over the parser, printers and diff, for a fixed time; its
+# corpus is in the repository, what it finds new goes to a scratch dir
+if [ -x "$O/fuzz" ]; then
+	mkdir -p "$tmp/fuzz-new"
+	(cd "$tmp" && "$O/fuzz" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=1024 \
+		-dict="$here/fuzz.dict" "$tmp/fuzz-new" "$here/corpus") > "$tmp/fuzz.log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$tmp/fuzz.log")
+	[ $rc -eq 0 ] && [ -n "$runs" ] && t_ok "libFuzzer: $runs runs in ${FUZZ_SECONDS:-30} s, no crash, leak or UB" ||
+		t_fail "libFuzzer exited $rc" "$(grep -m 5 -E 'ERROR|SUMMARY|runtime error' "$tmp/fuzz.log")" \
+			"reproduce: $O/fuzz $(ls "$tmp"/crash-* 2> /dev/null | head -n 1)"
+	cp "$tmp"/crash-* "$O/" 2> /dev/null
+else
+	t_fail "libFuzzer: $O/fuzz was not built"
+fi
 
 # 4. usage errors: exit 1
 expect_fail 1 "unknown command 'frobnicate'" "an unknown subcommand" -- frobnicate

@@ -179,6 +179,26 @@ static void test_output(void)
 	ok(strstr(s, "\"total_run_us\": 1.000") != NULL, "JSON times in us");
 	free(s);
 	{
+		/* a stray byte, a truncated sequence, an overlong '/', a
+		 * surrogate: each U+FFFD; a valid e-acute and euro sign kept */
+		const char *names[] = { "a\xff" "b", "c\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xc3\xa9\xe2\x82\xac" };
+		const char *want[] = { "\"a\\ufffdb\"", "\"c\\ufffd\"", "\"\\ufffd\\ufffd\"",
+				       "\"\\ufffd\\ufffd\\ufffd\"", "\"\xc3\xa9\xe2\x82\xac\"" };
+		unsigned int i, good = 0;
+
+		for (i = 0; i < 5; i++) {
+			char *js = NULL;
+			size_t jl = 0;
+			FILE *m = open_memstream(&js, &jl);
+
+			wq_json_string(m, names[i]);
+			fclose(m);
+			good += !strcmp(js, want[i]);
+			free(js);
+		}
+		ok(good == 5, "JSON: bytes that are not UTF-8 become U+FFFD, valid UTF-8 is kept");
+	}
+	{
 		char *buf2 = prom_of(&t);
 
 		ok(strstr(buf2, "wqstat_executed_total{workqueue=\"w\\\"q\\\\\",function=\"f%s%n \\\"x\\\"\"} 1\n") != NULL,

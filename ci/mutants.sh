@@ -1,0 +1,127 @@
+#!/bin/bash
+# make mutants [MUTANTS="k04 h01 ..."]: prove that the tests catch bugs.
+# Each ci/mutants/*.mut is one small, plausible bug, a one-line change (see
+# ci/mutate.py).  For each, the changed kernel (build/mutant, incremental,
+# with ccache) or wqstat is built and the suites that cover the file are
+# run: a kernel mutant boots the guest with the tests its "tests:" line
+# names (wqtest.failfast=1: the first failure kills it), a wqstat mutant
+# runs the host tests.  Prints "killed" or "SURVIVED" per mutant and last
+# "mutants: K killed of N"; exits 1 if any survived or did not build.
+# The unmutated tree must pass the same suites first, or every mutant
+# would be killed by a test that fails anyway.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/ci/lib.sh"
+out=$top/build/mutants
+tree=$top/build/mutant
+mkdir -p "$out"
+start=$(date +%s)
+
+sel=()
+for m in "$top"/ci/mutants/*.mut; do
+	n=$(basename "$m" .mut)
+	if [ -n "${MUTANTS:-}" ]; then
+		hit=0
+		for w in $MUTANTS; do [[ $n == "$w"* ]] && hit=1; done
+		[ $hit = 1 ] || continue
+	fi
+	sel+=("$m")
+done
+[ ${#sel[@]} -gt 0 ] || { echo "mutants: no mutant matches MUTANTS='${MUTANTS:-}'" >&2; exit 2; }
+
+field() { sed -n "s/^$1: //p" "$2"; }
+elapsed() { echo "$(( $(date +%s) - start )) s"; }
+
+mutated=
+restore() {
+	[ -z "$mutated" ] || git -C "$tree" checkout -q -- "$mutated"
+	mutated=
+}
+trap restore EXIT
+trap 'exit 130' INT TERM
+
+# run_kernel_suite DIR GLOBS: boot the mutant tree's guest with those
+# tests; 0 when all passed and the run was whole and clean
+run_kernel_suite() {
+	local dir=$1 globs=$2 rc
+	GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/ci/guest.sh" mutant check "$dir" \
+		wqtest.failfast=1 "wqtest.tests=$globs" > "$dir.log" 2>&1
+	rc=$?
+	guest_problems "$dir/results.txt" "$dir/console.log" $rc > "$dir.problems" &&
+		! grep -q '^not ok' "$dir/results.txt"
+}
+
+# run_host_suite ROOT DIR: wqstat's host tests from ROOT/stat-tracer
+run_host_suite() {
+	make -s -C "$1/stat-tracer" O="$2" test > "$2.log" 2>&1
+}
+
+# the baselines: the same suites on the unmutated code must pass
+need_kernel=0 globs=
+for m in "${sel[@]}"; do
+	f=$(field file "$m")
+	case $f in
+	stat-tracer/*) ;;
+	*) need_kernel=1; globs=$globs,$(field tests "$m") ;;
+	esac
+done
+hroot=$out/host-root
+rm -rf "$hroot"; mkdir -p "$hroot"
+cp -r "$top/stat-tracer" "$hroot/"
+if ! run_host_suite "$hroot" "$out/host-base"; then
+	echo "mutants: the host tests fail without a mutant; see $out/host-base.log" >&2
+	exit 2
+fi
+if [ $need_kernel = 1 ]; then
+	echo "mutants: building build/mutant, the kernel the mutants change ($(elapsed))"
+	"$top/ci/build.sh" mutant > "$out/build-base.log" 2>&1 ||
+		{ echo "mutants: build/mutant does not build; see $out/build-base.log" >&2; exit 2; }
+	globs=$(echo "${globs#,}" | tr , '\n' | sort -u | paste -sd,)
+	echo "mutants: the unmutated kernel's run of $globs ($(elapsed))"
+	if ! run_kernel_suite "$out/base" "$globs"; then
+		echo "mutants: the unmutated kernel fails its suites; see $out/base/results.txt" >&2
+		cat "$out/base.problems" >&2
+		exit 2
+	fi
+fi
+
+killed=0 total=0 bad=0
+for m in "${sel[@]}"; do
+	n=$(basename "$m" .mut)
+	f=$(field file "$m")
+	total=$((total + 1))
+	what=$(grep -m1 '^# ' "$m" | sed 's/^# //')
+	case $f in
+	stat-tracer/*)
+		rm -rf "$hroot/stat-tracer" "$out/$n"; cp -r "$top/stat-tracer" "$hroot/"
+		where=$(python3 "$top/ci/mutate.py" "$m" "$hroot") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
+		if ! make -s -C "$hroot/stat-tracer" O="$out/$n" > "$out/$n.build.log" 2>&1; then
+			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
+		elif run_host_suite "$hroot" "$out/$n"; then
+			echo "SURVIVED $n ($where): $what"
+		else
+			killed=$((killed + 1))
+			echo "killed   $n ($where) by host: $(grep -m1 '^not ok' "$out/$n.log" || tail -n 1 "$out/$n.log")"
+		fi ;;
+	*)
+		where=$(python3 "$top/ci/mutate.py" "$m" "$tree") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
+		mutated=$f
+		if ! "$top/ci/build.sh" mutant > "$out/$n.build.log" 2>&1; then
+			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
+		elif run_kernel_suite "$out/$n" "$(field tests "$m")"; then
+			echo "SURVIVED $n ($where): $what"
+		else
+			killed=$((killed + 1))
+			first=$(grep -m1 '^not ok' "$out/$n/results.txt" 2> /dev/null || head -n 1 "$out/$n.problems")
+			echo "killed   $n ($where) by $first"
+		fi
+		restore ;;
+	esac
+done
+# leave build/mutant built as the series has it
+if [ $need_kernel = 1 ]; then
+	"$top/ci/build.sh" mutant > "$out/build-base.log" 2>&1 || echo "mutants: could not rebuild build/mutant unmutated" >&2
+fi
+echo "# mutants took $(elapsed)"
+echo "mutants: $killed killed of $total"
+[ $killed -eq $total ] && [ $bad -eq 0 ]
