@@ -32,7 +32,7 @@ run_bench() {
 	# unsynchronized and keeps time with the HPET, an emulated MMIO
 	# device: each clock read then costs a trap that no machine with an
 	# invariant TSC pays.  Both kernels and every way of watching get it.
-	WQ_WITH_PERF=1 "$top/ci/guest.sh" "$name" bench "$dir" tsc=reliable "$@"
+	WQ_PROGRESS=bench-$name WQ_WITH_PERF=1 "$top/ci/guest.sh" "$name" bench "$dir" tsc=reliable "$@"
 	local rc=$?
 	guest_done bench "$dir" $rc || return $?
 	guest_output "$dir/results.txt"

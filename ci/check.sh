@@ -30,7 +30,8 @@ boot() {
 	out=$top/build/guest/check-$suite
 	[ "$suite" != main ] || out=$top/build/guest/check
 	tests=$(suite_tests "$suite" | tr '\n' ' ')
-	"$top/ci/guest.sh" "$kern" check "$out" "$@" "wqtest.tests=$(echo $tests | tr ' ' ,)"
+	echo "# $label: booting build/$kern for $(echo $tests | wc -w) tests" >&2
+	WQ_PROGRESS=$label "$top/ci/guest.sh" "$kern" check "$out" "$@" "wqtest.tests=$(echo $tests | tr ' ' ,)"
 	rc=$?
 	REPORT_EXPECT=$tests "$top/ci/report.sh" "$label" "$out/results.txt" "$out/console.log" "$rc" || status=1
 	grep -h '^# figures:' "$out/results.txt" 2> /dev/null | sed "s/^/# $label: /"
@@ -41,8 +42,16 @@ boot() {
 "$top/ci/deps.sh" || exit 2
 out=$top/build/host-wqstat.tap
 mkdir -p "$top/build/stat-tracer"
+echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer" >&2
+: > "$out"
+build_progress "$out" "# host tests" "" '^(not )?ok ' results &
+watcher=$!
 make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" test > "$out" 2>&1
 rc=$?
+# the watcher only prints: its end, killed, is not an error
+kill $watcher 2> /dev/null
+wait $watcher 2> /dev/null
+progress_end
 REPORT_WHAT="make -C stat-tracer test" "$top/ci/report.sh" host-wqstat "$out" - "$rc" || status=1
 unlisted=$(suites_unlisted | tr '\n' ' ')
 if [ -z "$unlisted" ]; then

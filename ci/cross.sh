@@ -84,7 +84,21 @@ if [ "$arch" = i386 ]; then
 else
 	goal=prepare
 fi
-logged "${kmake[@]}" "$goal"
+. "$top/ci/lib.sh"
+total=$(cat "$out.objects" 2> /dev/null || awk -v n="cross-$arch" '$1 == n { print $2 }' "$top/ci/objects")
+build_progress "$log" "cross.sh: building $goal for $arch" "$total" &
+watcher=$!
+rc=0
+"${kmake[@]}" "$goal" >> "$log" 2>&1 || rc=$?
+# the watcher only prints: its end, killed, is not an error
+kill "$watcher" 2> /dev/null || :
+wait "$watcher" 2> /dev/null || :
+progress_end
+if [ $rc -ne 0 ]; then
+	tail -n 30 "$log" >&2
+	die "$arch: make $goal failed (whole log: $log)"
+fi
+find "$out" -name '*.o' | wc -l > "$out.objects"
 
 # 4. the series' objects again, with -Werror: the .c files it changes and
 # those that instantiate the trace events of the headers it changes

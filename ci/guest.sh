@@ -9,7 +9,9 @@
 # attached as a virtio disk, /dev/vda in the guest), QEMU_ICOUNT (a value
 # for QEMU's -icount, e.g. shift=0,sleep=off: the guest's clocks then count
 # executed instructions, 2^shift ns each; TCG only), QEMU_EXTRA (more QEMU
-# arguments, split on spaces: e.g. a -monitor socket to debug a stuck guest).
+# arguments, split on spaces: e.g. a -monitor socket to debug a stuck guest),
+# WQ_PROGRESS (a label: the test results are printed on stderr as the guest
+# writes them, with a line after each minute without one).
 # Exit status: QEMU's, or 124 when the guest hit the timeout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +80,13 @@ disk=()
 icount=()
 [ -z "${QEMU_ICOUNT:-}" ] || icount=(-icount "$QEMU_ICOUNT")
 read -r -a extra <<< "${QEMU_EXTRA:-}"
+# WQ_PROGRESS=LABEL: print the results as the guest writes them
+streamer=
+if [ -n "${WQ_PROGRESS:-}" ]; then
+	. "$top/ci/lib.sh"
+	stream_guest "$out" "$WQ_PROGRESS" &
+	streamer=$!
+fi
 set +e
 timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icount[@]}" "${extra[@]}" \
 	-accel "$accel" -smp "${GUEST_CPUS:-2}" -m "${GUEST_MEM:-1024}" \
@@ -86,6 +95,11 @@ timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icount[@]}" "${ext
 	-serial "file:$out/console.log" -serial "file:$out/results.txt" \
 	</dev/null > "$out/qemu.log" 2>&1
 rc=$?
+if [ -n "$streamer" ]; then
+	# it only prints: its end, killed, is not an error
+	kill "$streamer" 2> /dev/null
+	wait "$streamer" 2> /dev/null
+fi
 set -e
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "guest.sh: the guest did not stop within ${timeout_s} s (GUEST_TIMEOUT); killed" >&2

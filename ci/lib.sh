@@ -62,3 +62,65 @@ suites_unlisted() {
 		grep -qx -- "$n" "$top/ci/suites" || echo "$n"
 	done
 }
+
+# Progress of long work, on stderr: a terminal gets one line rewritten in
+# place every 30 s, anything else (a CI log) a new line every 60 s.
+progress_every() { if [ -t 2 ]; then echo 30; else echo 60; fi; }
+progress_line() {
+	if [ -t 2 ]; then printf '\r%s\033[K' "$1" >&2; else echo "$1" >&2; fi
+}
+progress_end() { [ ! -t 2 ] || printf '\r\033[K' >&2; }
+
+# build_progress LOG WHAT TOTAL [REGEX NOUN]: while a build writes LOG
+# (make's short lines "  CC  file.o"), say how many objects it has made, of
+# about TOTAL when an earlier build told (empty: unknown), and how long it
+# has run; REGEX and NOUN count other lines (TAP results, say).  Run it in
+# the background; kill it when the build ends.
+build_progress() {
+	local log=$1 what=$2 total=$3 re=${4:-'^  (CC|AS|LD|AR|HOSTCC|OBJCOPY)'} noun=${5:-objects}
+	local start every n
+	start=$(date +%s)
+	every=$(progress_every)
+	while sleep "$every"; do
+		n=$(grep -c -E "$re" "$log" 2> /dev/null || :)
+		progress_line "$what: ${n:-0}${total:+ of about $total} $noun, $(( $(date +%s) - start )) s (tail -f $log)"
+	done
+}
+
+# stream_guest DIR LABEL: while a guest runs into DIR, print each result
+# line (ok / not ok) the moment the guest writes it, the lines the guest
+# logs as "wqtest-progress: ..." (make bench's rounds), and after each 60 s
+# without either, which test is running.  Run it in the background; kill it
+# when QEMU exits.  It only reads: the result files stay as they are.
+stream_guest() {
+	local dir=$1 label=$2 start seen=0 quiet=0 t n line cseen=0 cur
+	start=$(date +%s)
+	while sleep 2; do
+		t=$(( $(date +%s) - start ))
+		n=$(wc -l < "$dir/results.txt" 2> /dev/null || echo 0)
+		if [ "$n" -gt "$seen" ]; then
+			while IFS= read -r line; do
+				line=${line%$'\r'}
+				case $line in
+				"ok "*|"not ok "*) echo "  [$label ${t}s] $line" >&2; quiet=$t ;;
+				esac
+			done < <(sed -n "$((seen + 1)),${n}p" "$dir/results.txt")
+			seen=$n
+		fi
+		n=$(wc -l < "$dir/console.log" 2> /dev/null || echo 0)
+		if [ "$n" -gt "$cseen" ]; then
+			while IFS= read -r line; do
+				line=${line%$'\r'}
+				case $line in
+				*"wqtest-progress: "*) echo "  [$label ${t}s] ${line#*wqtest-progress: }" >&2; quiet=$t ;;
+				*"wqtest-running: "*) cur=${line#*wqtest-running: } ;;
+				esac
+			done < <(sed -n "$((cseen + 1)),${n}p" "$dir/console.log")
+			cseen=$n
+		fi
+		if [ $((t - quiet)) -ge 60 ]; then
+			echo "  [$label ${t}s] still running${cur:+: $cur}" >&2
+			quiet=$t
+		fi
+	done
+}

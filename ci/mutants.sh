@@ -8,7 +8,9 @@
 # runs the host tests.  Prints "killed" or "SURVIVED" per mutant and last
 # "mutants: K killed of N"; exits 1 if any survived or did not build.
 # The unmutated tree must pass the same suites first, or every mutant
-# would be killed by a test that fails anyway.
+# would be killed by a test that fails anyway.  MUTANT_TESTS=GLOBS runs the
+# kernel mutants with those tests instead of their own (to see whether one
+# test alone catches a bug).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/ci/lib.sh"
@@ -29,7 +31,15 @@ for m in "$top"/ci/mutants/*.mut; do
 done
 [ ${#sel[@]} -gt 0 ] || { echo "mutants: no mutant matches MUTANTS='${MUTANTS:-}'" >&2; exit 2; }
 
-field() { sed -n "s/^$1: //p" "$2"; }
+field() {
+	if [ "$1" = tests ] && [ -n "${MUTANT_TESTS:-}" ]; then
+		case $(sed -n 's/^file: //p' "$2") in
+		stat-tracer/*) ;;
+		*) echo "$MUTANT_TESTS"; return ;;
+		esac
+	fi
+	sed -n "s/^$1: //p" "$2"
+}
 elapsed() { echo "$(( $(date +%s) - start )) s"; }
 
 mutated=
@@ -90,6 +100,7 @@ for m in "${sel[@]}"; do
 	n=$(basename "$m" .mut)
 	f=$(field file "$m")
 	total=$((total + 1))
+	t0=$(date +%s)
 	what=$(grep -m1 '^# ' "$m" | sed 's/^# //')
 	case $f in
 	stat-tracer/*)
@@ -101,7 +112,7 @@ for m in "${sel[@]}"; do
 			echo "SURVIVED $n ($where): $what"
 		else
 			killed=$((killed + 1))
-			echo "killed   $n ($where) by host: $(grep -m1 '^not ok' "$out/$n.log" || tail -n 1 "$out/$n.log")"
+			echo "killed   $n ($where, $(( $(date +%s) - t0 )) s) by host: $(grep -m1 '^not ok' "$out/$n.log" || tail -n 1 "$out/$n.log")"
 		fi ;;
 	*)
 		where=$(python3 "$top/ci/mutate.py" "$m" "$tree") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
@@ -113,7 +124,7 @@ for m in "${sel[@]}"; do
 		else
 			killed=$((killed + 1))
 			first=$(grep -m1 '^not ok' "$out/$n/results.txt" 2> /dev/null || head -n 1 "$out/$n.problems")
-			echo "killed   $n ($where) by $first"
+			echo "killed   $n ($where, $(( $(date +%s) - t0 )) s) by $first"
 		fi
 		restore ;;
 	esac

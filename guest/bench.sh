@@ -99,12 +99,18 @@ echo "# ways:$avail; rounds: $rounds; kernel $(uname -r), $(nproc) CPUs"
 echo 8192 > $T/buffer_size_kb
 [ $have_stat = 1 ] && echo 1 > $T/workqueue_stat_reset
 : > /tmp/samples
+left=$(( rounds * ${#workloads[@]} ))
+t0=$(date +%s)
 for r in $(seq 1 "$rounds"); do
 	for wl in "${workloads[@]}"; do
+		got=
 		for w in $avail; do
 			v=$(measure "$w" "$wl")
 			echo "${wl%% *} $w $v" >> /tmp/samples
+			got="$got $w $v"
 		done
+		left=$((left - 1))
+		progress "bench round $r of $rounds, ${wl%% *} (ns/item):$got; $(( $(date +%s) - t0 )) s, $left of $(( rounds * ${#workloads[@]} )) left"
 	done
 done
 echo 1408 > $T/buffer_size_kb

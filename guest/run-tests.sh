@@ -64,6 +64,8 @@ for t in "${tests[@]}"; do
 		[ $failfast = 0 ] || break
 		continue
 	fi
+	# for the host's progress lines (the console, not the results)
+	echo "wqtest-running: $name ($n of ${#tests[@]})" > /dev/kmsg
 	start=$(date +%s%N)
 	timeout -k 5 "$per_test_timeout" bash "$t" > /tmp/test.out 2>&1
 	rc=$?

@@ -30,6 +30,11 @@ expect_le() {
 	echo "$1 = $2 (<= $3)"
 }
 
+# progress MSG: tell the host how far a long run is, through the kernel
+# log (the console, which the host follows while the guest runs); the
+# results channel is left as it is
+progress() { echo "wqtest-progress: $*" > /dev/kmsg; }
+
 # on_exit CMD: run CMD when the test exits, passed or failed (the commands
 # given run last first), so that what a test changed is put back
 on_exit() {
@@ -128,10 +133,12 @@ stat_fn_sum() {
 	stat_awk -v col="$1" -v fn="$2" '$(idx["FUNCTION"]) == fn { s += $(idx[col]) }
 		END { print s + 0 }'
 }
-# stat_wq_sum COLUMN WORKQUEUE: COLUMN summed over the rows of WORKQUEUE;
-# "none" when it has none
+# stat_wq_sum COLUMN WORKQUEUE [FUNCTION-RE]: COLUMN summed over the rows
+# of WORKQUEUE (whose function matches the awk regex FUNCTION-RE); "none"
+# when there is no such row
 stat_wq_sum() {
-	stat_awk -v col="$1" -v wq="$2" '$(idx["WORKQUEUE"]) == wq { s += $(idx[col]); n++ }
+	stat_awk -v col="$1" -v wq="$2" -v re="${3:-.}" \
+		'$(idx["WORKQUEUE"]) == wq && $(idx["FUNCTION"]) ~ re { s += $(idx[col]); n++ }
 		END { print n ? s : "none" }'
 }
 # stress_check_self: the stress scenario's own counts are consistent: every

@@ -194,11 +194,11 @@ json.loads(open(sys.argv[1], "rb").read().decode("utf-8"), parse_constant=bad)
 	fi
 done
 # the invalid UTF-8 name comes out as U+FFFD, the long one whole
-"$W" show -i "$tmp/mut/ok-invalid-utf8" --json | python3 -c '
+"$W" show -i "$tmp/mut/ok-invalid-utf8" --json > "$tmp/out.json" && python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert [r["workqueue"] for r in d["rows"]].count("wq\ufffd\ufffd(\ufffd\ufffd") == 1, d' &&
-	t_ok "a name with bytes that are not UTF-8: each becomes U+FFFD in JSON" || t_fail "invalid UTF-8 in JSON"
+assert [r["workqueue"] for r in d["rows"]].count("wq\ufffd\ufffd(\ufffd\ufffd") == 1, d' < "$tmp/out.json" &&
+	t_ok "a name with bytes that are not UTF-8: each becomes U+FFFD in JSON (and wqstat exited 0)" || t_fail "invalid UTF-8 in JSON"
 [ $mut_bad -eq 0 ] && [ $mut_cols -gt 0 ] && [ $mut_parsed -gt 0 ] &&
 	t_ok "$mut_n mutated snapshots: $mut_parsed tables, the others refused with one line ($mut_cols by a column's number parser)" ||
 	t_fail "mutated snapshots: $mut_bad of $mut_n misbehaved ($mut_parsed parsed, $mut_cols refused by column)"

@@ -329,12 +329,17 @@ static int wqt_scn_cancel(void)
 	return 0;
 }
 
-/* "cancel_one": one queued item cancelled before it could run. */
+/*
+ * "cancel_one": one queued item cancelled before it could run, with the
+ * cancels that do not wait; then the same cancels of what is not pending:
+ * that item again, and a delayed item never queued.
+ */
 static int wqt_scn_cancel_one(void)
 {
 	struct workqueue_struct *owq;
 	struct work_struct blocker, queued;
-	bool taken;
+	struct delayed_work never;
+	bool taken, again, idle_delayed;
 
 	owq = alloc_ordered_workqueue("wqtest_ordered", 0);
 	if (!owq)
@@ -346,13 +351,17 @@ static int wqt_scn_cancel_one(void)
 	queue_work(owq, &blocker);
 	queue_work(owq, &queued);
 	taken = cancel_work(&queued);
+	again = cancel_work(&queued);
+	INIT_DELAYED_WORK_ONSTACK(&never, wqt_cancel_fn);
+	idle_delayed = cancel_delayed_work(&never);
 	complete(&wqt_gate);
 	flush_workqueue(owq);
 	destroy_workqueue(owq);
 	destroy_work_on_stack(&blocker);
 	destroy_work_on_stack(&queued);
-	wqt_result_set("cancelled=%d\nexecuted=%d\n", taken,
-		       atomic_read(&wqt_executed));
+	destroy_delayed_work_on_stack(&never);
+	wqt_result_set("cancelled=%d\nagain=%d\nidle_delayed=%d\nexecuted=%d\n",
+		       taken, again, idle_delayed, atomic_read(&wqt_executed));
 	return 0;
 }
 
