@@ -12,6 +12,10 @@ fragments=("$@")
 series=${SERIES:-$top/kernel-patches/series}
 
 "$top/ci/deps.sh"
+# one build of a tree at a time: a second target waits, then finds it built
+mkdir -p "$top/build"
+exec 8> "$top/build/$name.lock"
+flock 8
 "$top/ci/kernel.sh" "$name" "$series" "${fragments[@]}"
 tree=$top/build/$name
 
@@ -28,9 +32,7 @@ for m in "$mods"/*/; do
 done
 
 # userspace tools
-if [ -f "$top/stat-tracer/Makefile" ]; then
-	make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" >&2
-fi
+make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" >&2
 
 # page-types, built from the kernel tree itself (tools/vm)
 if [ -f "$tree/tools/vm/page-types.c" ]; then
@@ -48,15 +50,21 @@ for c in "$top"/guest/tools/*.c; do
 	[ "$b" -nt "$c" ] || gcc -O2 -Wall -Wextra -Werror -o "$b" "$c"
 done
 
-# the staged guest tree, copied into the initramfs by guest/dracut
+# the staged guest tree, copied into the initramfs by guest/dracut; made
+# aside and swapped in under the lock ci/guest.sh reads it under
 stage=$top/build/stage-$name
+new=$stage.new
+rm -rf "$new"
+mkdir -p "$new/usr/lib/wqtest/tests" "$new/usr/lib/wqtest/modules" "$new/usr/bin"
+cp "$top"/guest/*.sh "$new/usr/lib/wqtest/"
+cp "$top"/guest/tests/*.sh "$new/usr/lib/wqtest/tests/"
+cp -r "$top"/guest/golden "$new/usr/lib/wqtest/"
+find "$mods" -name '*.ko' -exec cp {} "$new/usr/lib/wqtest/modules/" \;
+cp "$top"/build/tools/* "$new/usr/bin/"
+cp "$top/build/stat-tracer/wqstat" "$new/usr/bin/"
+[ ! -x "$tree/tools/vm/page-types" ] || cp "$tree/tools/vm/page-types" "$new/usr/bin/"
+exec 9> "$top/build/dracut.lock"
+flock 9
 rm -rf "$stage"
-mkdir -p "$stage/usr/lib/wqtest/tests" "$stage/usr/lib/wqtest/modules" "$stage/usr/bin"
-cp "$top"/guest/*.sh "$stage/usr/lib/wqtest/"
-cp "$top"/guest/tests/*.sh "$stage/usr/lib/wqtest/tests/"
-cp -r "$top"/guest/golden "$stage/usr/lib/wqtest/"
-find "$mods" -name '*.ko' -exec cp {} "$stage/usr/lib/wqtest/modules/" \;
-cp "$top"/build/tools/* "$stage/usr/bin/"
-[ -x "$top/build/stat-tracer/wqstat" ] && cp "$top/build/stat-tracer/wqstat" "$stage/usr/bin/"
-[ -x "$tree/tools/vm/page-types" ] && cp "$tree/tools/vm/page-types" "$stage/usr/bin/"
+mv "$new" "$stage"
 echo "$tree/arch/x86/boot/bzImage" > "$stage.kernel"

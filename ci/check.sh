@@ -30,7 +30,7 @@ boot() {
 	out=$top/build/guest/check-$suite
 	[ "$suite" != main ] || out=$top/build/guest/check
 	tests=$(suite_tests "$suite" | tr '\n' ' ')
-	echo "# $label: booting build/$kern for $(echo $tests | wc -w) tests" >&2
+	echo "# $label: booting build/$kern; tests: $(echo $tests | wc -w)" >&2
 	WQ_PROGRESS=$label "$top/ci/guest.sh" "$kern" check "$out" "$@" "wqtest.tests=$(echo $tests | tr ' ' ,)"
 	rc=$?
 	REPORT_EXPECT=$tests "$top/ci/report.sh" "$label" "$out/results.txt" "$out/console.log" "$rc" || status=1
@@ -44,7 +44,7 @@ out=$top/build/host-wqstat.tap
 mkdir -p "$top/build/stat-tracer"
 echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer" >&2
 : > "$out"
-build_progress "$out" "# host tests" "" '^(not )?ok ' results &
+build_progress "$out" "# host tests" "" '^(not )?ok ' results > /dev/null &
 watcher=$!
 make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" test > "$out" 2>&1
 rc=$?

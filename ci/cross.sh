@@ -85,8 +85,8 @@ else
 	goal=prepare
 fi
 . "$top/ci/lib.sh"
-total=$(cat "$out.objects" 2> /dev/null || awk -v n="cross-$arch" '$1 == n { print $2 }' "$top/ci/objects")
-build_progress "$log" "cross.sh: building $goal for $arch" "$total" &
+total=$(build_total "cross-$arch" "$out.objects")
+build_progress "$log" "cross.sh: building $goal for $arch" "$total" > /dev/null &
 watcher=$!
 rc=0
 "${kmake[@]}" "$goal" >> "$log" 2>&1 || rc=$?
@@ -98,7 +98,7 @@ if [ $rc -ne 0 ]; then
 	tail -n 30 "$log" >&2
 	die "$arch: make $goal failed (whole log: $log)"
 fi
-find "$out" -name '*.o' | wc -l > "$out.objects"
+build_remember "$out.objects" "$log"
 
 # 4. the series' objects again, with -Werror: the .c files it changes and
 # those that instantiate the trace events of the headers it changes

@@ -84,7 +84,7 @@ read -r -a extra <<< "${QEMU_EXTRA:-}"
 streamer=
 if [ -n "${WQ_PROGRESS:-}" ]; then
 	. "$top/ci/lib.sh"
-	stream_guest "$out" "$WQ_PROGRESS" &
+	stream_guest "$out" "$WQ_PROGRESS" > /dev/null &
 	streamer=$!
 fi
 set +e

@@ -121,9 +121,9 @@ export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=wqstat KBUILD_BUILD_HOST=guest
 start=$(date +%s)
 . "$top/ci/lib.sh"
-total=$(cat "$tree.objects" 2> /dev/null || awk -v n="$name" '$1 == n { print $2 }' "$top/ci/objects")
+total=$(build_total "$name" "$tree.objects")
 : > "$tree.build.log"
-build_progress "$tree.build.log" "kernel.sh: building build/$name" "$total" &
+build_progress "$tree.build.log" "kernel.sh: building build/$name" "$total" > /dev/null &
 watcher=$!
 rc=0
 make -j"$jobs" CC="ccache gcc" HOSTCC="ccache gcc" bzImage modules > "$tree.build.log" 2>&1 || rc=$?
@@ -135,5 +135,5 @@ if [ $rc -ne 0 ]; then
 	grep -E -B2 -A8 'error|Error' "$tree.build.log" | tail -n 60 >&2
 	die "build/$name failed to build; the whole log is $tree.build.log"
 fi
-find . -name '*.o' | wc -l > "$tree.objects"
+build_remember "$tree.objects" "$tree.build.log"
 echo "kernel.sh: build/$name built in $(( $(date +%s) - start )) s" >&2

@@ -70,21 +70,47 @@ progress_line() {
 	if [ -t 2 ]; then printf '\r%s\033[K' "$1" >&2; else echo "$1" >&2; fi
 }
 progress_end() { [ ! -t 2 ] || printf '\r\033[K' >&2; }
+# nap SECONDS: a watcher's sleep, ended with the watcher when it is killed:
+# a sleep left behind would hold the caller's pipes open for up to a minute
+# (a $(...) or a "| ts" would wait for it)
+nap() {
+	trap 'kill $_nap 2> /dev/null; exit 0' TERM
+	sleep "$1" &
+	_nap=$!
+	wait $_nap
+}
 
 # build_progress LOG WHAT TOTAL [REGEX NOUN]: while a build writes LOG
 # (make's short lines "  CC  file.o"), say how many objects it has made, of
 # about TOTAL when an earlier build told (empty: unknown), and how long it
 # has run; REGEX and NOUN count other lines (TAP results, say).  Run it in
-# the background; kill it when the build ends.
+# the background with its stdout away from the caller's (it prints on
+# stderr); kill it when the build ends.
+build_re='^  (CC|AS|LD|AR|HOSTCC|OBJCOPY)'
 build_progress() {
-	local log=$1 what=$2 total=$3 re=${4:-'^  (CC|AS|LD|AR|HOSTCC|OBJCOPY)'} noun=${5:-objects}
+	local log=$1 what=$2 total=$3 re=${4:-$build_re} noun=${5:-objects}
 	local start every n
 	start=$(date +%s)
 	every=$(progress_every)
-	while sleep "$every"; do
+	while nap "$every"; do
 		n=$(grep -c -E "$re" "$log" 2> /dev/null || :)
 		progress_line "$what: ${n:-0}${total:+ of about $total} $noun, $(( $(date +%s) - start )) s (tail -f $log)"
 	done
+}
+
+# build_total NAME FILE: the objects a full build of NAME makes, as far as
+# known: FILE keeps the most any build of it logged, ci/objects the count
+# measured here for a first build
+build_total() {
+	cat "$2" 2> /dev/null || awk -v n="$1" '$1 == n { print $2 }' "$top/ci/objects"
+}
+# build_remember FILE LOG: after a build, keep in FILE the most objects a
+# build logged (a full build's count; an incremental one logs fewer)
+build_remember() {
+	local n old
+	n=$(grep -c -E "$build_re" "$2" || :)
+	old=$(cat "$1" 2> /dev/null || echo 0)
+	[ "${n:-0}" -le "$old" ] || echo "$n" > "$1"
 }
 
 # stream_guest DIR LABEL: while a guest runs into DIR, print each result
@@ -95,7 +121,7 @@ build_progress() {
 stream_guest() {
 	local dir=$1 label=$2 start seen=0 quiet=0 t n line cseen=0 cur
 	start=$(date +%s)
-	while sleep 2; do
+	while nap 2; do
 		t=$(( $(date +%s) - start ))
 		n=$(wc -l < "$dir/results.txt" 2> /dev/null || echo 0)
 		if [ "$n" -gt "$seen" ]; then

@@ -59,12 +59,18 @@ if [ -s "$results" ]; then
 		bad "the plan promised $plan tests, $seen reported"
 	fi
 	if [ -n "${REPORT_EXPECT:-}" ]; then
-		want=0
+		want=0 never= twice=
 		for t in $REPORT_EXPECT; do
 			want=$((want + 1))
-			[ "${got[$t]:-0}" = 1 ] || bad "test $t was expected once, reported ${got[$t]:-0} times"
+			case ${got[$t]:-0} in
+			1) ;;
+			0) never="$never $t" ;;
+			*) twice="$twice $t" ;;
+			esac
 		done
 		[ "$plan" = "$want" ] || bad "the plan is 1..$plan, the boot expects $want tests"
+		[ -z "$never" ] || bad "$(echo $never | wc -w) of the boot's tests never reported:$never"
+		[ -z "$twice" ] || bad "reported more than once:$twice"
 	fi
 	if [ $failn -gt 0 ]; then
 		echo "--- $label: output of the failed tests ($results) ---"
