@@ -27,16 +27,17 @@ expect_le "MAX_LAT_us, below the delay of ${delay_us} us" "$(stat_get MAX_LAT_us
 expect_eq "LATE_N" "$(stat_get LATE_N wqtest wqt_delayed_fn)" 1
 
 # the event timestamps, in s, of the arming and of the timer's enqueue
-ts() { trace_lines "$1" 'function=wqt_delayed_fn' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { print $i + 0; exit } }'; }
+ts() { trace_lines "$1" 'function=wqt_delayed_fn' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); print $i; exit } }'; }
 trace_lines worklet_enqueue_delayed 'function=wqt_delayed_fn'
 trace_lines worklet_enqueue 'function=wqt_delayed_fn'
 armed=$(ts worklet_enqueue_delayed)
 fired=$(ts worklet_enqueue)
 # a timer fires at a jiffy boundary, up to a tick before arm + delay: the
 # tracer counts that as on time, 0
-late=$(awk -v a="$armed" -v f="$fired" -v d="$delay_us" 'BEGIN { l = (f - a) * 1e6 - d; printf "%.3f", l > 0 ? l : 0 }')
+late=$(awk -v a="$armed" -v f="$fired" -v d="$delay_us" 'BEGIN { l = (f - a) * 1e6 - d; printf "%.3f", (l > 0 ? l : 0) }')
 echo "lateness from the events: ($fired - $armed) s - $delay_us us, at least 0 = $late us"
 got=$(stat_get MAX_LATE_us wqtest wqt_delayed_fn)
+is_number "$late" || fail "no lateness from the events: armed '$armed', fired '$fired'"
 expect_ge "MAX_LATE_us (the events say $late)" "$got" "$(awk -v l="$late" 'BEGIN { print (l > 500 ? l - 500 : 0) }')"
 expect_le "MAX_LATE_us (the events say $late)" "$got" "$(awk -v l="$late" 'BEGIN { print l + 500 }')"
 expect_eq "AVG_LATE_us, of the one sample" "$(stat_get AVG_LATE_us wqtest wqt_delayed_fn)" "$got"
