@@ -40,6 +40,7 @@ if [ ! -d "$tree/.git" ] || [ "$(cat "$tree/.wq-source" 2>/dev/null)" != "$tar_i
 	[ -f "$src/Makefile" ] || die "$tar does not hold a kernel tree"
 	mv "$src" "$tree"
 	rm -rf "$tree.tmp"
+	echo "kernel.sh: committing it as the base of the series" >&2
 	git -C "$tree" init -q
 	git -C "$tree" "${git_id[@]}" add -A -f  # Debian's .gitignore ignores "/*"
 	git -C "$tree" "${git_id[@]}" commit -q -m "base: $(basename "$tar")"
@@ -78,6 +79,7 @@ fi
 
 # 3. the config: tinyconfig + fragments, then every fragment line validated
 cd "$tree"
+echo "kernel.sh: build/$name: the config (tinyconfig and $(echo "${fragments[@]##*/}")), then the build" >&2
 [ -f .config ] && cp -p .config .config.prev
 make -s tinyconfig >/dev/null
 scripts/kconfig/merge_config.sh -m .config "${fragments[@]}" >/dev/null

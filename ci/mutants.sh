@@ -106,7 +106,10 @@ for m in "${sel[@]}"; do
 	stat-tracer/*)
 		rm -rf "$hroot/stat-tracer" "$out/$n"; cp -r "$top/stat-tracer" "$hroot/"
 		where=$(python3 "$top/ci/mutate.py" "$m" "$hroot") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
-		if ! make -s -C "$hroot/stat-tracer" O="$out/$n" > "$out/$n.build.log" 2>&1; then
+		# everything the host tests run, so that a mutant that does not
+		# compile (a -Werror of clang's, say) is not taken for a kill
+		if ! make -s -C "$hroot/stat-tracer" O="$out/$n" "$out/$n/wqstat" "$out/$n/unit" \
+			"$out/$n/wqstat-asan" "$out/$n/fuzz" > "$out/$n.build.log" 2>&1; then
 			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
 		elif run_host_suite "$hroot" "$out/$n"; then
 			echo "SURVIVED $n ($where): $what"

@@ -11,6 +11,10 @@
  *
  *   spread   100 us, 200 us, ... N * 100 us, in a shuffled order
  *   bimodal  300 us, except N / 50 + 1 items of 8000 us, shuffled in
+ *   tail     1000 us, except N / 100 items of 20000 us, shuffled in: the
+ *            99th percentile is the slowest 1000 us item, in a histogram
+ *            bucket well below the largest sample, so that an estimate a
+ *            bucket off is not hidden by the clamp to the largest
  *
  * Every item takes its own time stamps: before it is queued, when its
  * function starts and when it is about to return.  The result gives the
@@ -79,7 +83,7 @@ int wqt_scn_pctl(const char *mode, unsigned int n)
 
 	if (n < 1 || n > WQT_PCTL_MAX)
 		return -EINVAL;
-	if (strcmp(mode, "spread") && strcmp(mode, "bimodal"))
+	if (strcmp(mode, "spread") && strcmp(mode, "bimodal") && strcmp(mode, "tail"))
 		return -EINVAL;
 	items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
 	run = kvcalloc(n, sizeof(*run), GFP_KERNEL);
@@ -87,12 +91,14 @@ int wqt_scn_pctl(const char *mode, unsigned int n)
 	if (!items || !run || !lat)
 		goto free;
 
-	slow = n / 50 + 1;
+	slow = !strcmp(mode, "tail") ? n / 100 : n / 50 + 1;
 	for (i = 0; i < n; i++) {
 		if (!strcmp(mode, "spread"))
 			items[i].spin_us = (i + 1) * 100;
-		else
+		else if (!strcmp(mode, "bimodal"))
 			items[i].spin_us = i < slow ? 8000 : 300;
+		else
+			items[i].spin_us = i < slow ? 20000 : 1000;
 	}
 	/* Fisher-Yates, so that the order tells nothing of the time */
 	for (i = n - 1; i > 0; i--) {
