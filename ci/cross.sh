@@ -37,6 +37,7 @@ else
 	"$top/ci/deps.sh"
 fi
 start=$(date +%s)
+echo "cross.sh: $arch: a checkout of build/linux, the config, then the build" >&2
 
 # 1. a clean checkout of the patched tree; objects are shared with it
 src=$top/build/cross-src

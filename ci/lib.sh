@@ -83,7 +83,8 @@ nap() {
 # build_progress LOG WHAT TOTAL [REGEX NOUN]: while a build writes LOG
 # (make's short lines "  CC  file.o"), say how many objects it has made, of
 # about TOTAL when an earlier build told (empty: unknown), and how long it
-# has run; REGEX and NOUN count other lines (TAP results, say).  Run it in
+# has run, once at the start and then every interval; REGEX and NOUN count
+# other lines (TAP results, say).  Run it in
 # the background with its stdout away from the caller's (it prints on
 # stderr); kill it when the build ends.
 build_re='^  (CC|AS|LD|AR|HOSTCC|OBJCOPY)'
@@ -92,9 +93,10 @@ build_progress() {
 	local start every n
 	start=$(date +%s)
 	every=$(progress_every)
-	while nap "$every"; do
+	while :; do
 		n=$(grep -c -E "$re" "$log" 2> /dev/null || :)
 		progress_line "$what: ${n:-0}${total:+ of about $total} $noun, $(( $(date +%s) - start )) s (tail -f $log)"
+		nap "$every"
 	done
 }
 
