@@ -117,7 +117,7 @@ build_remember() {
 
 # stream_guest DIR LABEL: while a guest runs into DIR, print each result
 # line (ok / not ok) the moment the guest writes it, the lines the guest
-# logs as "wqtest-progress: ..." (make bench's rounds), and after each 60 s
+# logs as "wqtest-progress: ..." (make bench's rounds), and after each 55 s
 # without either, which test is running.  Run it in the background; kill it
 # when QEMU exits.  It only reads: the result files stay as they are.
 stream_guest() {
@@ -146,7 +146,8 @@ stream_guest() {
 			done < <(sed -n "$((cseen + 1)),${n}p" "$dir/console.log")
 			cseen=$n
 		fi
-		if [ $((t - quiet)) -ge 60 ]; then
+		# polled every 2 s: 55 keeps the silence under a minute
+		if [ $((t - quiet)) -ge 55 ]; then
 			echo "  [$label ${t}s] still running${cur:+: $cur}" >&2
 			quiet=$t
 		fi
