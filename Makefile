@@ -23,7 +23,7 @@ guest:
 	@ci/build.sh linux
 
 wqstat:
-	@$(MAKE) -s -C stat-tracer O=$(CURDIR)/build/stat-tracer
+	@$(MAKE) -s -C stat-tracer O=$(CURDIR)/build/stat-tracer WERROR=-Werror
 
 demo:
 	@ci/demo.sh

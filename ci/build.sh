@@ -32,7 +32,7 @@ for m in "$mods"/*/; do
 done
 
 # userspace tools
-make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" >&2
+make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror >&2
 
 # page-types, built from the kernel tree itself (tools/vm)
 if [ -f "$tree/tools/vm/page-types.c" ]; then

@@ -46,7 +46,7 @@ echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 
 : > "$out"
 build_progress "$out" "# host tests" "" '^(not )?ok ' results > /dev/null &
 watcher=$!
-make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" test > "$out" 2>&1
+make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror test > "$out" 2>&1
 rc=$?
 # the watcher only prints: its end, killed, is not an error
 kill $watcher 2> /dev/null

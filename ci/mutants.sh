@@ -63,7 +63,7 @@ run_kernel_suite() {
 
 # run_host_suite ROOT DIR: wqstat's host tests from ROOT/stat-tracer
 run_host_suite() {
-	make -s -C "$1/stat-tracer" O="$2" test > "$2.log" 2>&1
+	make -s -C "$1/stat-tracer" O="$2" WERROR=-Werror test > "$2.log" 2>&1
 }
 
 # the baselines: the same suites on the unmutated code must pass
@@ -108,7 +108,7 @@ for m in "${sel[@]}"; do
 		where=$(python3 "$top/ci/mutate.py" "$m" "$hroot") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
 		# everything the host tests run, so that a mutant that does not
 		# compile (a -Werror of clang's, say) is not taken for a kill
-		if ! make -s -C "$hroot/stat-tracer" O="$out/$n" "$out/$n/wqstat" "$out/$n/unit" \
+		if ! make -s -C "$hroot/stat-tracer" O="$out/$n" WERROR=-Werror "$out/$n/wqstat" "$out/$n/unit" \
 			"$out/$n/wqstat-asan" "$out/$n/fuzz" > "$out/$n.build.log" 2>&1; then
 			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
 		elif run_host_suite "$hroot" "$out/$n"; then

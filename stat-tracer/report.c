@@ -37,7 +37,7 @@ const char *wq_key_names(void)
 	return "total avg min max p99 lat maxlat p99lat late queued executed cancelled workqueue function";
 }
 
-static uint64_t key_value(const struct wq_row *r, enum wq_key key)
+uint64_t wq_key_value(const struct wq_row *r, enum wq_key key)
 {
 	switch (key) {
 	case KEY_TOTAL: return r->run_total;
@@ -70,7 +70,11 @@ static int row_cmp(const void *pa, const void *pb)
 		if (c)
 			return c;
 	} else {
-		uint64_t x = key_value(a, sort_key), y = key_value(b, sort_key);
+		uint64_t x = wq_key_value(a, sort_key), y = wq_key_value(b, sort_key);
+
+		/* a value an interval cannot tell goes last */
+		x = x == WQ_UNKNOWN ? 0 : x;
+		y = y == WQ_UNKNOWN ? 0 : y;
 
 		if (x != y)
 			return x > y ? -1 : 1;
@@ -89,7 +93,9 @@ void wq_sort(struct wq_table *t, enum wq_key key)
 /* A time with its unit chosen for the value: us, ms or s. */
 void wq_fmt_time(uint64_t ns, char *buf, size_t len)
 {
-	if (ns < 1000000ULL)
+	if (ns == WQ_UNKNOWN)
+		snprintf(buf, len, "-");
+	else if (ns < 1000000ULL)
 		snprintf(buf, len, "%.3fus", ns / 1e3);
 	else if (ns < 1000000000ULL)
 		snprintf(buf, len, "%.3fms", ns / 1e6);
@@ -111,7 +117,8 @@ static void summary_text(FILE *o, const struct wq_table *t)
 	if (t->unmatched >= 0)
 		fprintf(o, "%lld executions without enqueue, ", t->unmatched);
 	if (t->since_reset >= 0)
-		fprintf(o, "%.3f s since reset", t->since_reset);
+		fprintf(o, t->is_interval ? "an interval of %.3f s" : "%.3f s since reset",
+			t->since_reset);
 	fputc('\n', o);
 }
 
@@ -196,7 +203,7 @@ void wq_print_text(FILE *o, const struct wq_table *t, size_t limit)
  * The length of the UTF-8 sequence at @s, or 0 when it is not one (a stray
  * or truncated byte, an overlong form, a surrogate, past U+10FFFF).
  */
-static size_t utf8_len(const unsigned char *s)
+size_t wq_utf8_len(const unsigned char *s)
 {
 	size_t len, i;
 	uint32_t cp;
@@ -235,7 +242,7 @@ void wq_json_string(FILE *o, const char *s)
 	while (*p) {
 		unsigned char c = *p;
 
-		l = utf8_len(p);
+		l = wq_utf8_len(p);
 		if (!l) {
 			fputs("\\ufffd", o);
 			p++;
@@ -252,11 +259,14 @@ void wq_json_string(FILE *o, const char *s)
 	fputc('"', o);
 }
 
-/* A time in microseconds as a JSON number. */
+/* A time in microseconds as a JSON number; null when it is not known. */
 static void json_us(FILE *o, const char *key, uint64_t ns, bool comma)
 {
-	fprintf(o, "\"%s\": %llu.%03llu%s", key, (unsigned long long)(ns / 1000),
-		(unsigned long long)(ns % 1000), comma ? ", " : "");
+	if (ns == WQ_UNKNOWN)
+		fprintf(o, "\"%s\": null%s", key, comma ? ", " : "");
+	else
+		fprintf(o, "\"%s\": %llu.%03llu%s", key, (unsigned long long)(ns / 1000),
+			(unsigned long long)(ns % 1000), comma ? ", " : "");
 }
 
 static void json_row(FILE *o, const struct wq_row *r)
@@ -310,10 +320,15 @@ void wq_print_json(FILE *o, const struct wq_table *t, size_t limit)
 	json_ll(o, "lost_pairs", t->lost_pairs);
 	json_ll(o, "unmatched", t->unmatched);
 	json_ll(o, "memory_bytes", t->memory);
+	json_ll(o, "merged", t->merged);
+	json_ll(o, "evicted", t->evicted);
+	json_ll(o, "evicted_events", t->evicted_events);
+	json_ll(o, "resets", t->resets);
 	if (t->since_reset < 0)
-		fputs("\"since_reset_s\": null, ", o);
+		fprintf(o, "\"%s\": null, ", t->is_interval ? "interval_s" : "since_reset_s");
 	else
-		fprintf(o, "\"since_reset_s\": %.3f, ", t->since_reset);
+		fprintf(o, "\"%s\": %.3f, ", t->is_interval ? "interval_s" : "since_reset_s",
+			t->since_reset);
 	fputs("\"kernel\": ", o);
 	wq_json_string(o, t->kernel);
 	fputs(", \"time\": ", o);
@@ -326,116 +341,10 @@ void wq_print_json(FILE *o, const struct wq_table *t, size_t limit)
 	fputs("\n]}\n", o);
 }
 
-/* A Prometheus label value: backslash, quote and newline escaped. */
-/* A label value: escaped as the text format asks, and UTF-8 as above. */
-static void prom_label(FILE *o, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t l;
-
-	fputc('"', o);
-	while (*p) {
-		l = utf8_len(p);
-		if (!l) {
-			fputs("\xef\xbf\xbd", o);	/* U+FFFD */
-			p++;
-			continue;
-		}
-		if (*p == '\\' || *p == '"')
-			fprintf(o, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", o);
-		else
-			fwrite(p, 1, l, o);
-		p += l;
-	}
-	fputc('"', o);
-}
-
-struct prom_metric {
-	const char *name, *type, *help;
-	bool seconds;
-	size_t off;
-};
-
-#define M(n, t, h, s, f) { n, t, h, s, offsetof(struct wq_row, f) }
-static const struct prom_metric metrics[] = {
-	M("wqstat_queued_total", "counter", "Work items put on a pool's list.", false, queued),
-	M("wqstat_executed_total", "counter", "Work function calls.", false, executed),
-	M("wqstat_cancelled_total", "counter", "Cancels that took a queued item or an armed timer off.", false, cancelled),
-	M("wqstat_run_seconds_total", "counter", "Wall time the function ran.", true, run_total),
-	M("wqstat_run_max_seconds", "gauge", "Longest run.", true, run_max),
-	M("wqstat_run_p99_seconds", "gauge", "99th percentile of run time (log2 histogram).", true, run_p99),
-	M("wqstat_latency_avg_seconds", "gauge", "Average time from enqueue to execution.", true, lat_avg),
-	M("wqstat_latency_max_seconds", "gauge", "Longest time from enqueue to execution.", true, lat_max),
-	M("wqstat_latency_p99_seconds", "gauge", "99th percentile of queue latency (log2 histogram).", true, lat_p99),
-	M("wqstat_timer_late_max_seconds", "gauge", "Largest lateness of a delayed work's timer.", true, late_max),
-};
-
-void wq_print_prometheus(FILE *o, const struct wq_table *t)
-{
-	size_t m, i;
-
-	if (t->enabled >= 0)
-		fprintf(o, "# HELP wqstat_enabled Whether the workqueue stat tracer counts.\n"
-			"# TYPE wqstat_enabled gauge\nwqstat_enabled %d\n", t->enabled);
-	if (t->dropped >= 0)
-		fprintf(o, "# HELP wqstat_dropped_events_total Events lost because the table was full.\n"
-			"# TYPE wqstat_dropped_events_total counter\nwqstat_dropped_events_total %lld\n",
-			t->dropped);
-	if (t->rows_used >= 0)
-		fprintf(o, "# HELP wqstat_rows Rows in use.\n# TYPE wqstat_rows gauge\nwqstat_rows %lld\n"
-			"# HELP wqstat_capacity Rows the table holds.\n# TYPE wqstat_capacity gauge\n"
-			"wqstat_capacity %lld\n", t->rows_used, t->capacity);
-	for (m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-		fprintf(o, "# HELP %s %s\n# TYPE %s %s\n", metrics[m].name,
-			metrics[m].help, metrics[m].name, metrics[m].type);
-		for (i = 0; i < t->nr; i++) {
-			const struct wq_row *r = &t->rows[i];
-			uint64_t v = *(const uint64_t *)((const char *)r + metrics[m].off);
-
-			fprintf(o, "%s{workqueue=", metrics[m].name);
-			prom_label(o, r->workqueue);
-			fputs(",function=", o);
-			prom_label(o, r->function);
-			if (r->wq_id[0]) {
-				fputs(",wq_id=", o);
-				prom_label(o, r->wq_id);
-			}
-			if (metrics[m].seconds)
-				fprintf(o, "} %.9f\n", v / 1e9);
-			else
-				fprintf(o, "} %llu\n", (unsigned long long)v);
-		}
-	}
-}
-
-/* The workqueue name without "(destroyed)", for matching rows. */
-static size_t wq_name_len(const struct wq_row *r)
-{
-	size_t l = strlen(r->workqueue);
-
-	return r->destroyed ? l - 11 : l;
-}
-
 /* A workqueue instance's own id: not absent, not "-" (every instance). */
 static bool has_id(const struct wq_row *r)
 {
 	return r->wq_id[0] && strcmp(r->wq_id, "-");
-}
-
-/*
- * The same row in two tables: same workqueue name (destroyed or not) and
- * function, and the same instance where both tables tell instances apart.
- */
-static bool same_row(const struct wq_row *a, const struct wq_row *b)
-{
-	size_t la = wq_name_len(a);
-
-	if (has_id(a) && has_id(b) && strcmp(a->wq_id, b->wq_id))
-		return false;
-	return la == wq_name_len(b) && !strncmp(a->workqueue, b->workqueue, la) &&
-	       !strcmp(a->function, b->function);
 }
 
 /* B/A; 1 when both are 0, INFINITY when only A is 0. */
@@ -479,34 +388,14 @@ static int diff_cmp(const void *pa, const void *pb)
 
 int wq_diff(const struct wq_table *a, const struct wq_table *b, struct wq_diff *d)
 {
-	bool *used = calloc(b->nr + 1, sizeof(*used));
-	size_t i, j;
+	size_t i;
 
 	d->nr = 0;
-	d->rows = calloc(a->nr + b->nr + 1, sizeof(*d->rows));
-	if (!used || !d->rows) {
-		free(used);
-		free(d->rows);
-		d->rows = NULL;
+	if (wq_pair(a, b, false, &d->rows, &d->nr))
 		return -1;
-	}
-	for (i = 0; i < a->nr; i++) {
-		struct wq_diff_row *r = &d->rows[d->nr++];
-
-		r->a = &a->rows[i];
-		for (j = 0; j < b->nr; j++) {
-			if (!used[j] && same_row(&a->rows[i], &b->rows[j])) {
-				used[j] = true;
-				r->b = &b->rows[j];
-				r->score = regression(r->a, r->b);
-				break;
-			}
-		}
-	}
-	for (j = 0; j < b->nr; j++)
-		if (!used[j])
-			d->rows[d->nr++].b = &b->rows[j];
-	free(used);
+	for (i = 0; i < d->nr; i++)
+		if (d->rows[i].a && d->rows[i].b)
+			d->rows[i].score = regression(d->rows[i].a, d->rows[i].b);
 	if (d->nr)
 		qsort(d->rows, d->nr, sizeof(*d->rows), diff_cmp);
 	return 0;
@@ -622,4 +511,155 @@ void wq_print_diff_json(FILE *o, const struct wq_diff *d, const char *na,
 		fputc('}', o);
 	}
 	fputs("\n]}\n", o);
+}
+
+/* A CSV field: quoted when it holds the separator, a quote or a line end. */
+static void csv_string(FILE *o, const char *s, char sep)
+{
+	if (!strchr(s, sep) && !strpbrk(s, "\"\r\n")) {
+		fputs(s, o);
+		return;
+	}
+	fputc('"', o);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', o);
+		fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
+/* A time in microseconds as a CSV field; empty when it is not known. */
+static void csv_us(FILE *o, uint64_t ns, char sep)
+{
+	fputc(sep, o);
+	if (ns != WQ_UNKNOWN)
+		fprintf(o, "%llu.%03llu", (unsigned long long)(ns / 1000),
+			(unsigned long long)(ns % 1000));
+}
+
+void wq_print_csv(FILE *o, const struct wq_table *t, size_t limit, char sep)
+{
+	static const char *const names[] = {
+		"queued", "executed", "cancelled", "total_run_us", "avg_run_us",
+		"min_run_us", "max_run_us", "p99_run_us", "avg_lat_us", "max_lat_us",
+		"p99_lat_us", "late_n", "avg_late_us", "max_late_us", "wq_id",
+		"destroyed", "workqueue", "function",
+	};
+	size_t i, k, n = limit && limit < t->nr ? limit : t->nr;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		fprintf(o, "%s%s", k ? (char[2]){ sep, 0 } : "", names[k]);
+	fputc('\n', o);
+	for (i = 0; i < n; i++) {
+		const struct wq_row *r = &t->rows[i];
+
+		fprintf(o, "%llu%c%llu%c%llu", (unsigned long long)r->queued, sep,
+			(unsigned long long)r->executed, sep, (unsigned long long)r->cancelled);
+		csv_us(o, r->run_total, sep);
+		csv_us(o, r->run_avg, sep);
+		csv_us(o, r->run_min, sep);
+		csv_us(o, r->run_max, sep);
+		csv_us(o, r->run_p99, sep);
+		csv_us(o, r->lat_avg, sep);
+		csv_us(o, r->lat_max, sep);
+		csv_us(o, r->lat_p99, sep);
+		fprintf(o, "%c%llu", sep, (unsigned long long)r->late_n);
+		csv_us(o, r->late_avg, sep);
+		csv_us(o, r->late_max, sep);
+		fprintf(o, "%c%s%c%d%c", sep, r->wq_id, sep, r->destroyed, sep);
+		csv_string(o, r->workqueue, sep);
+		fputc(sep, o);
+		csv_string(o, r->function, sep);
+		fputc('\n', o);
+	}
+}
+
+/* A time in microseconds as the kernel prints it; "-" when not known. */
+static void table_us(FILE *o, uint64_t ns)
+{
+	if (ns == WQ_UNKNOWN)
+		fputs(" -", o);
+	else
+		fprintf(o, " %llu.%03llu", (unsigned long long)(ns / 1000),
+			(unsigned long long)(ns % 1000));
+}
+
+/* A bucket column as the kernel prints it. */
+static void table_buckets(FILE *o, const struct wq_hist *h)
+{
+	size_t i;
+
+	if (!h->nr)
+		fputs(" -", o);
+	for (i = 0; i < h->nr; i++) {
+		fputc(i ? ',' : ' ', o);
+		if (h->b[i].le_ns == WQ_UNKNOWN)
+			fputs("inf", o);
+		else
+			fprintf(o, "%llu", (unsigned long long)h->b[i].le_ns);
+		fprintf(o, ":%llu", (unsigned long long)h->b[i].count);
+	}
+}
+
+void wq_write_table(FILE *o, const struct wq_table *t)
+{
+	bool hist = t->nr > 0, ids = false;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		hist = hist && t->rows[i].has_hist;
+		ids = ids || t->rows[i].wq_id[0];
+	}
+	if (t->enabled >= 0)
+		fprintf(o, "# enabled: %d\n", t->enabled);
+	if (t->rows_used >= 0)
+		fprintf(o, "# rows: %lld of %lld\n", t->rows_used, t->capacity);
+	if (t->dropped >= 0)
+		fprintf(o, "# dropped: %lld events (table full)\n", t->dropped);
+	if (t->merged >= 0)
+		fprintf(o, "# merged: %lld retired rows\n", t->merged);
+	if (t->evicted >= 0)
+		fprintf(o, "# evicted: %lld retired rows (%lld events)\n", t->evicted,
+			t->evicted_events >= 0 ? t->evicted_events : 0);
+	if (t->lost_pairs >= 0)
+		fprintf(o, "# lost pairs: %lld (pairing tables full)\n", t->lost_pairs);
+	if (t->unmatched >= 0)
+		fprintf(o, "# unmatched: %lld executions without an enqueue\n", t->unmatched);
+	if (t->since_reset >= 0)
+		fprintf(o, "# %s: %.3f s\n", t->is_interval ? "interval" : "since reset",
+			t->since_reset);
+	if (t->resets >= 0)
+		fprintf(o, "# resets: %lld\n", t->resets);
+	if (t->memory >= 0)
+		fprintf(o, "# memory: %lld bytes\n", t->memory);
+	fprintf(o, "QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us "
+		"P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us %s%s"
+		"WORKQUEUE FUNCTION\n", hist ? "TOTAL_LAT_us RUN_BUCKETS LAT_BUCKETS " : "",
+		ids ? "WQ_ID " : "");
+	for (i = 0; i < t->nr; i++) {
+		const struct wq_row *r = &t->rows[i];
+
+		fprintf(o, "%llu %llu %llu", (unsigned long long)r->queued,
+			(unsigned long long)r->executed, (unsigned long long)r->cancelled);
+		table_us(o, r->run_total);
+		table_us(o, r->run_avg);
+		table_us(o, r->run_min);
+		table_us(o, r->run_max);
+		table_us(o, r->run_p99);
+		table_us(o, r->lat_avg);
+		table_us(o, r->lat_max);
+		table_us(o, r->lat_p99);
+		fprintf(o, " %llu", (unsigned long long)r->late_n);
+		table_us(o, r->late_avg);
+		table_us(o, r->late_max);
+		if (hist) {
+			table_us(o, r->lat.sum_ns);
+			table_buckets(o, &r->run);
+			table_buckets(o, &r->lat);
+		}
+		if (ids)
+			fprintf(o, " %s", r->wq_id[0] ? r->wq_id : "-");
+		fprintf(o, " %s %s\n", r->workqueue, r->function);
+	}
 }

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 enum col {
 	C_QUEUED, C_EXECUTED, C_CANCELLED, C_TOTAL_RUN, C_AVG_RUN, C_MIN_RUN,
 	C_MAX_RUN, C_P99_RUN, C_AVG_LAT, C_MAX_LAT, C_P99_LAT, C_LATE_N,
-	C_AVG_LATE, C_MAX_LATE, C__NR
+	C_AVG_LATE, C_MAX_LATE, C_TOTAL_LAT, C__NR
 };
 
 static const struct {
@@ -43,6 +44,7 @@ static const struct {
 	[C_LATE_N]	= { "LATE_N", false, false },
 	[C_AVG_LATE]	= { "AVG_LATE_us", false, true },
 	[C_MAX_LATE]	= { "MAX_LATE_us", false, true },
+	[C_TOTAL_LAT]	= { "TOTAL_LAT_us", false, true },
 };
 
 /* Record the first error: "NAME:LINE: message". */
@@ -68,17 +70,26 @@ void wq_table_init(struct wq_table *t)
 	t->enabled = -1;
 	t->rows_used = t->capacity = t->dropped = -1;
 	t->lost_pairs = t->unmatched = t->memory = -1;
+	t->merged = t->evicted = t->evicted_events = t->resets = -1;
 	t->since_reset = -1;
+}
+
+void wq_row_free(struct wq_row *r)
+{
+	free(r->workqueue);
+	free(r->function);
+	free(r->run.b);
+	free(r->lat.b);
+	r->workqueue = r->function = NULL;
+	r->run.b = r->lat.b = NULL;
 }
 
 void wq_table_free(struct wq_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nr; i++) {
-		free(t->rows[i].workqueue);
-		free(t->rows[i].function);
-	}
+	for (i = 0; i < t->nr; i++)
+		wq_row_free(&t->rows[i]);
 	free(t->rows);
 	wq_table_init(t);
 }
@@ -146,14 +157,70 @@ static bool is_text(const char *s, size_t len)
 	return true;
 }
 
-/* Parse "# key: value" summary and metadata lines; unknown keys are kept out. */
+/* "# KEY: N" with N a count: 1 and the count in @v, 0 if not this key, -1 if bad. */
+static int summary_count(const char *line, const char *key, long long *v)
+{
+	size_t kl = strlen(key), dl;
+	uint64_t x;
+	char num[24];
+
+	if (strncmp(line, key, kl))
+		return 0;
+	line += kl;
+	dl = strspn(line, "0123456789");
+	if (!dl || dl >= sizeof(num) || (line[dl] && line[dl] != ' '))
+		return -1;
+	memcpy(num, line, dl);
+	num[dl] = '\0';
+	if (wq_parse_count(num, &x) || x > INT64_MAX)
+		return -1;
+	*v = x;
+	return 1;
+}
+
+/*
+ * Parse "# key: value" summary and metadata lines; unknown keys are kept
+ * out.  A value that is not a plain count (negative, NaN, a word) is an
+ * error, so that no output can carry it.
+ */
 static int parse_comment(struct wq_table *t, const char *line, const char *name,
 			 size_t ln, struct wq_error *err)
 {
+	static const struct {
+		const char *key;
+		size_t off;
+	} counts[] = {
+		{ "# dropped: ", offsetof(struct wq_table, dropped) },
+		{ "# merged: ", offsetof(struct wq_table, merged) },
+		{ "# evicted: ", offsetof(struct wq_table, evicted) },
+		{ "# lost pairs: ", offsetof(struct wq_table, lost_pairs) },
+		{ "# unmatched: ", offsetof(struct wq_table, unmatched) },
+		{ "# resets: ", offsetof(struct wq_table, resets) },
+		{ "# memory: ", offsetof(struct wq_table, memory) },
+	};
 	long long a, b;
-	double d;
-	int n = 0;
+	uint64_t ns;
+	size_t i;
+	int n = 0, rc;
 
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		rc = summary_count(line, counts[i].key, (long long *)((char *)t + counts[i].off));
+		if (rc < 0)
+			return fail(err, name, ln, "'%.60s' is not a count", line + 2);
+		if (rc)
+			break;
+	}
+	if (i < sizeof(counts) / sizeof(counts[0])) {
+		const char *ev = strstr(line, " retired rows (");
+
+		/* "# evicted: N retired rows (M events)" */
+		if (!strncmp(line, "# evicted: ", 11) && ev) {
+			if (summary_count(ev, " retired rows (", &a) <= 0)
+				return fail(err, name, ln, "'%.60s' is not a count", line + 2);
+			t->evicted_events = a;
+		}
+		return 0;
+	}
 	if (sscanf(line, "# enabled: %lld%n", &a, &n) == 1 && n) {
 		if (a != 0 && a != 1)
 			return fail(err, name, ln, "enabled is %lld, not 0 or 1", a);
@@ -163,16 +230,20 @@ static int parse_comment(struct wq_table *t, const char *line, const char *name,
 			return fail(err, name, ln, "bad row count '%s'", line + 2);
 		t->rows_used = a;
 		t->capacity = b;
-	} else if (sscanf(line, "# dropped: %lld", &a) == 1) {
-		t->dropped = a;
-	} else if (sscanf(line, "# lost pairs: %lld", &a) == 1) {
-		t->lost_pairs = a;
-	} else if (sscanf(line, "# unmatched: %lld", &a) == 1) {
-		t->unmatched = a;
-	} else if (sscanf(line, "# since reset: %lf", &d) == 1) {
-		t->since_reset = d;
-	} else if (sscanf(line, "# memory: %lld", &a) == 1) {
-		t->memory = a;
+	} else if (!strncmp(line, "# since reset: ", 15) || !strncmp(line, "# interval: ", 12)) {
+		const char *v = strchr(line, ':') + 2;
+		char num[32];
+		size_t l = strcspn(v, " ");
+
+		t->is_interval = line[2] == 'i';
+		if (l >= sizeof(num))
+			return fail(err, name, ln, "'%.60s' is not a time in s", line + 2);
+		memcpy(num, v, l);
+		num[l] = '\0';
+		/* seconds with up to three decimals: the parser of times in us */
+		if (wq_parse_us(num, &ns))
+			return fail(err, name, ln, "'%.60s' is not a time in s", line + 2);
+		t->since_reset = ns / 1e3;
 	} else if (!strncmp(line, "# kernel: ", 10)) {
 		snprintf(t->kernel, sizeof(t->kernel), "%s", line + 10);
 	} else if (!strncmp(line, "# time: ", 8)) {
@@ -204,9 +275,69 @@ static int split(char *line, char **tok, int max)
 
 #define MAX_COLS 64
 
+/*
+ * A bucket column: "-" for none, else "LE:COUNT,..." with LE the bucket's
+ * exclusive upper bound in ns ("inf" for the open-ended last one), each
+ * bucket above the one before it, and every count at least 1.
+ */
+static int parse_buckets(const char *s, struct wq_hist *h, const char **why)
+{
+	size_t cap = 1, i;
+	const char *p;
+
+	memset(h, 0, sizeof(*h));
+	if (!strcmp(s, "-"))
+		return 0;
+	for (p = s; *p; p++)
+		cap += *p == ',';
+	h->b = calloc(cap, sizeof(*h->b));
+	if (!h->b) {
+		*why = "out of memory";
+		return -1;
+	}
+	for (p = s, i = 0; i < cap; i++) {
+		char num[24];
+		size_t l = strcspn(p, ":,");
+		struct wq_bucket *b = &h->b[i];
+
+		*why = "not LE:COUNT,... or -";
+		if (!l || l >= sizeof(num) || p[l] != ':')
+			goto bad;
+		memcpy(num, p, l);
+		num[l] = '\0';
+		if (!strcmp(num, "inf"))
+			b->le_ns = WQ_UNKNOWN;
+		else if (wq_parse_count(num, &b->le_ns) || b->le_ns == WQ_UNKNOWN)
+			goto bad;
+		p += l + 1;
+		l = strcspn(p, ",");
+		if (!l || l >= sizeof(num) || (i + 1 < cap) != (p[l] == ','))
+			goto bad;
+		memcpy(num, p, l);
+		num[l] = '\0';
+		if (wq_parse_count(num, &b->count))
+			goto bad;
+		p += l + (p[l] == ',');
+		*why = "a bucket that is empty or not above the one before it";
+		if (!b->count || (i && b->le_ns <= h->b[i - 1].le_ns) ||
+		    (i && h->b[i - 1].le_ns == WQ_UNKNOWN))
+			goto bad;
+		*why = "bucket counts that overflow";
+		if (h->n + b->count < h->n)
+			goto bad;
+		h->n += b->count;
+	}
+	h->nr = cap;
+	return 0;
+bad:
+	free(h->b);
+	memset(h, 0, sizeof(*h));
+	return -1;
+}
+
 int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err)
 {
-	int colidx[C__NR], ncols = 0, idcol = -1, i;
+	int colidx[C__NR], ncols = 0, idcol = -1, rbcol = -1, lbcol = -1, i;
 	char *line = NULL, *tok[MAX_COLS + 1];
 	size_t cap = 0, ln = 0;
 	bool header = false;
@@ -271,6 +402,10 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 						colidx[c] = i;
 				if (!strcmp(tok[i], "WQ_ID"))
 					idcol = i;
+				if (!strcmp(tok[i], "RUN_BUCKETS"))
+					rbcol = i;
+				if (!strcmp(tok[i], "LAT_BUCKETS"))
+					lbcol = i;
 			}
 			for (i = 0; i < C__NR; i++) {
 				if (cols[i].required && colidx[i] < 0) {
@@ -295,7 +430,7 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 				&r.queued, &r.executed, &r.cancelled, &r.run_total,
 				&r.run_avg, &r.run_min, &r.run_max, &r.run_p99,
 				&r.lat_avg, &r.lat_max, &r.lat_p99, &r.late_n,
-				&r.late_avg, &r.late_max,
+				&r.late_avg, &r.late_max, &r.lat_sum,
 			};
 			int n;
 
@@ -314,6 +449,11 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 
 				if (colidx[i] < 0)
 					continue;
+				/* a time that a table of an interval cannot tell */
+				if (cols[i].is_time && i != C_TOTAL_RUN && !strcmp(tok[colidx[i]], "-")) {
+					*dst[i] = WQ_UNKNOWN;
+					continue;
+				}
 				bad = cols[i].is_time ? wq_parse_us(tok[colidx[i]], dst[i])
 						      : wq_parse_count(tok[colidx[i]], dst[i]);
 				if (bad) {
@@ -336,6 +476,27 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 					goto out;
 				}
 				memcpy(r.wq_id, id, il + 1);
+			}
+			if (rbcol >= 0 && lbcol >= 0) {
+				const char *why = NULL;
+				int bc = rbcol;
+
+				r.has_hist = true;
+				if (!parse_buckets(tok[rbcol], &r.run, &why)) {
+					bc = lbcol;
+					if (parse_buckets(tok[lbcol], &r.lat, &why))
+						free(r.run.b);
+					else
+						why = NULL;
+				}
+				if (why) {
+					fail(err, name, ln, "column %s: '%.40s': %s",
+					     bc == rbcol ? "RUN_BUCKETS" : "LAT_BUCKETS", tok[bc], why);
+					free(copy);
+					goto out;
+				}
+				r.run.sum_ns = r.run_total;
+				r.lat.sum_ns = r.lat_sum;
 			}
 			/* FUNCTION is the rest of the line, as %ps prints it */
 			fn = copy + (tok[ncols - 1] - line);
@@ -360,16 +521,19 @@ int wq_parse(FILE *f, const char *name, struct wq_table *t, struct wq_error *err
 			r.function = strdup(fn);
 			free(copy);
 			if (!r.workqueue || !r.function) {
-				free(r.workqueue);
-				free(r.function);
+				wq_row_free(&r);
 				fail(err, name, ln, "out of memory");
 				goto out;
 			}
 			{
 				size_t wl = strlen(r.workqueue);
 
+				size_t fl = strlen(r.function);
+
 				if (wl > 11 && !strcmp(r.workqueue + wl - 11, "(destroyed)"))
 					r.destroyed = true;
+				if (fl > 10 && !strcmp(r.function + fl - 10, "(unloaded)"))
+					r.unloaded = true;
 			}
 			t->rows[t->nr++] = r;
 		}

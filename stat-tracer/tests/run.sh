@@ -149,7 +149,7 @@ put("refused-huge-executed", with_row(setf(1, b"18446744073709551616")))
 put("refused-exp-lat", with_row(setf(8, b"1e3")))
 put("ok-crlf", src.replace(b"\n", b"\r\n"))
 put("refused-cr-inside", with_row(setf(14, b"wq\rx")))
-put("refused-long-name", with_row(setf(14, b"w" * 5000)))
+put("refused-long-name", with_row(setf(14, b"w" * 40000)))
 put("ok-long-name", with_row(setf(14, b"w" * 3000)))
 put("ok-invalid-utf8", with_row(setf(14, b"wq\xff\xc3(\xe2\x82")))
 put("ok-repeated-rows", b"\n".join(lines[:row + 1] + [lines[row]] * 50 + lines[row + 1:]))
@@ -225,21 +225,113 @@ else
 	t_fail "libFuzzer: $O/fuzz was not built"
 fi
 
-# 4. usage errors: exit 1
-expect_fail 1 "unknown command 'frobnicate'" "an unknown subcommand" -- frobnicate
-expect_fail 1 "unknown option" "an unknown option" -- show --frob
-expect_fail 1 "unknown sort key 'speed'" "a bad sort key" -- show -s speed
-expect_fail 1 "-n takes a count" "a bad -n" -- show -n -3
-expect_fail 1 "needs two snapshot files" "diff with one file" -- diff "$tmp/a.snap"
-expect_fail 1 "-o FILE is required" "snapshot without -o" -- snapshot
-expect_fail 1 "no command" "run without a command" -- run
-expect_fail 1 "-w '(': " "a bad regex" -- show -i "$tmp/a.snap" -w '('
+# 4. usage errors: exit 2, like every error (1 is diff's verdict)
+expect_fail 2 "unknown command 'frobnicate'" "an unknown subcommand" -- frobnicate
+expect_fail 2 "unknown option" "an unknown option" -- show --frob
+expect_fail 2 "unknown sort key 'speed'" "a bad sort key" -- show -s speed
+expect_fail 2 "-n takes a count" "a bad -n" -- show -n -3
+expect_fail 2 "needs two snapshot files" "diff with one file" -- diff "$tmp/a.snap"
+expect_fail 2 "-o FILE is required" "snapshot without -o" -- snapshot
+expect_fail 2 "no command" "run without a command" -- run
+expect_fail 2 "-w '(': " "a bad regex" -- show -i "$tmp/a.snap" -w '('
+expect_fail 2 "unknown column 'p98_lat'" "--fail-above with an unknown column" -- diff "$tmp/a.snap" "$tmp/b.snap" --fail-above p98_lat=2
+expect_fail 2 "'0' is not a positive ratio" "--fail-above with a ratio of 0" -- diff "$tmp/a.snap" "$tmp/b.snap" --fail-above p99_lat=0
+expect_fail 2 "'nan' is not a positive ratio" "--fail-above with a NaN ratio" -- diff "$tmp/a.snap" "$tmp/b.snap" --fail-above p99_lat=nan
+expect_fail 2 "-x takes one character" "-x with two characters" -- show -i "$tmp/a.snap" -x ';;'
+expect_fail 2 "exclude each other" "--json with -x" -- show -i "$tmp/a.snap" --json -x ,
+expect_fail 2 "option '--prometheus' does not apply" "diff --prometheus" -- diff "$tmp/a.snap" "$tmp/b.snap" --prometheus
 "$W" --help > "$tmp/out" 2>&1
 missing=
-for o in --top --sort --workqueue --function --input --output --json --prometheus --help show enable disable reset run snapshot diff; do
+for o in --top --sort --workqueue --function --input --output --save --json --prometheus \
+	--field-separator --fail-above --min-executed --version --help show enable disable reset run snapshot diff top; do
 	grep -q -- "$o" "$tmp/out" || missing="$missing $o"
 done
 [ -z "$missing" ] && t_ok "--help documents every option and command" || t_fail "--help lacks:$missing"
+v=$("$W" --version) && [ "$v" = "wqstat $(sed -n 's/^VERSION := //p' "$here/../Makefile")" ] &&
+	t_ok "--version: $v (the Makefile's VERSION)" || t_fail "--version" "$v"
+
+# values no output may carry: refused with the line that holds them
+for line in '# since reset: nan s' '# since reset: inf s' '# since reset: -1.000 s' '# dropped: -5 events (table full)' \
+	'# unmatched: 1e3 executions without an enqueue'; do
+	{ echo "$line"; sed -n '4,$p' "$tmp/a.snap"; } > "$tmp/bad.snap"
+	expect_fail 2 "$tmp/bad.snap:1: " "a summary line '$line'" -- show -i "$tmp/bad.snap" --json
+done
+
+# CSV: as perf stat -x, read back by python's csv module
+sed 's/wqt_sleep_fn \[wqtest\]/wqt_sleep_fn,"x" [wqtest]/' "$tmp/a.snap" > "$tmp/csv.snap"
+if "$W" show -i "$tmp/csv.snap" -x , > "$tmp/out.csv" && python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+h = rows[0]
+assert h[:3] == ["queued", "executed", "cancelled"] and h[-2:] == ["workqueue", "function"], h
+assert len(rows) == 3 and all(len(r) == len(h) for r in rows), rows
+r = {x[h.index("function")]: dict(zip(h, x)) for x in rows[1:]}
+s = r["wqt_sleep_fn,\"x\" [wqtest]"]
+assert s["executed"] == "20" and s["avg_run_us"] == "2000.000" and s["workqueue"] == "wqtest", s
+' "$tmp/out.csv"; then t_ok "show -x ,: a header and 2 rows, a function with a comma and quotes read back whole"
+else t_fail "show -x ," "$(cat "$tmp/out.csv")"; fi
+
+# diff: options after the operands, -w, -s, and the --fail-above gate
+"$W" diff "$tmp/a.snap" "$tmp/b.snap" --json -w '^events$' > "$tmp/out.json" && python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [r["function"] for r in d["rows"]] == ["vmstat_update"], d' < "$tmp/out.json" &&
+	t_ok "diff A B --json -w RE: options after the operands; only the events row" || t_fail "diff options after operands" "$(cat "$tmp/out.json")"
+"$W" diff -s executed "$tmp/a.snap" "$tmp/b.snap" > "$tmp/out" && sed -n 2p "$tmp/out" | grep -q vmstat_update &&
+	t_ok "diff -s executed: the row whose executions grew (5 -> 7) first" || t_fail "diff -s" "$(cat "$tmp/out")"
+gate() { # gate WANT_RC WHAT ARGS...: exit status and, for 1, the rows named on stderr
+	local want=$1 what=$2
+	shift 2
+	"$W" diff "$tmp/a.snap" "$tmp/b.snap" "$@" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	if [ $rc -eq "$want" ] && [ -s "$tmp/out" ] && { [ "$want" = 1 ] || [ ! -s "$tmp/err" ]; }; then
+		t_ok "diff $*: exit $rc ($what)$([ "$want" = 0 ] || echo "; $(tail -n 1 "$tmp/err")")"
+	else
+		t_fail "diff $*: exit $rc, want $want ($what)" "$(cat "$tmp/err")"
+	fi
+}
+gate 1 "avg run 2 ms -> 8 ms is x4" --fail-above avg_run=1.5
+grep -q '^wqstat: diff: avg_run 2.000ms -> 8.000ms is x4.00, above x1.5: wqtest wqt_sleep_fn \[wqtest\]$' "$tmp/err" &&
+	[ "$(grep -c 'above x' "$tmp/err")" = 1 ] && t_ok "the gate names the one row beyond it, with both values" || t_fail "gate's message" "$(cat "$tmp/err")"
+gate 0 "x4 is not above x4.5" --fail-above avg_run=4.5
+gate 1 "total run 40 ms -> 160 ms; the second gate trips" --fail-above avg_run=5 --fail-above total_run=3
+gate 0 "20 executions < --min-executed 21" --fail-above avg_run=1.5 --min-executed 21
+gate 1 "20 executions >= --min-executed 20" --fail-above avg_run=1.5 --min-executed 20
+"$W" diff "$tmp/a.snap" "$tmp/a.snap" --fail-above avg_run=1.01 > /dev/null 2>&1 && t_ok "a snapshot against itself passes the gate" || t_fail "self gate"
+
+# diff of two 100,000-row snapshots: a sort-merge, not all pairs
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+hdr = "QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us WQ_ID WORKQUEUE FUNCTION"
+for name, k in (("big-a", 1), ("big-b", 2)):
+    with open("%s/%s.snap" % (d, name), "w") as f:
+        f.write("# wqstat snapshot v1\n%s\n" % hdr)
+        # B lists the rows in the other order, and every 1000th row has an
+        # instance of another boot (another id) to pair
+        rng = range(100000) if k == 1 else range(99999, -1, -1)
+        for i in rng:
+            wid = "%08x" % (i if k == 1 or i % 1000 else i + 0x10000000)
+            f.write("10 10 0 %d.000 %d.000 1.000 9.000 9.000 5.000 9.000 9.000 0 0.000 0.000 %s wq%d fn_%d\n"
+                    % (10 * k, k, wid, i % 997, i))
+PY
+start=$(date +%s%N)
+"$W" diff "$tmp/big-a.snap" "$tmp/big-b.snap" --json > "$tmp/out.json"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["rows"]) == 100000, len(d["rows"])
+assert all(r["in"] == "both" and r["avg_run_ratio"] == 2.0 for r in d["rows"])' < "$tmp/out.json" && [ $rc -eq 0 ] && [ $ms -lt 20000 ] &&
+	t_ok "diff of two 100,000-row snapshots (ASan build): $ms ms, all 100,000 rows paired, 100 of them across instance ids" ||
+	t_fail "100k-row diff: exit $rc in $ms ms"
+if [ -x "$O/wqstat" ]; then
+	start=$(date +%s%N)
+	"$O/wqstat" diff "$tmp/big-a.snap" "$tmp/big-b.snap" > /dev/null
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ $ms -lt 5000 ] && t_ok "the same diff with the -O2 build: $ms ms" || t_fail "100k-row diff with the -O2 build took $ms ms"
+fi
 
 # 5. against a fake tracefs: the control files and run
 fake=$tmp/tracefs
@@ -251,13 +343,84 @@ export WQSTAT_TRACEFS=$fake
 	[ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && "$W" reset && [ "$(cat "$fake/workqueue_stat_reset")" = 1 ] &&
 	t_ok "enable, disable and reset write their control files" || t_fail "enable/disable/reset"
 : > "$fake/workqueue_stat_reset"
-"$W" run -o "$tmp/run.snap" -- sh -c 'test "$(cat "$WQSTAT_TRACEFS/workqueue_stat_enabled")" = 1 && exit 3' > "$tmp/out" 2>&1
+# the workload: 7 more runs of wqt_sleep_fn, 14 ms more, as the kernel would count them
+cat > "$tmp/work.sh" <<'EOT'
+#!/bin/sh
+tbl=$WQSTAT_TRACEFS/trace_stat/workqueues
+echo "enabled while CMD runs: $(cat "$WQSTAT_TRACEFS/workqueue_stat_enabled")" > "$WQSTAT_TRACEFS/seen"
+sed 's/^20 20 0 40000.000 2000.000 1900.000 2500.000 2400.000 100.000 300.000 290.000/27 27 0 54000.000 2000.000 1900.000 2600.000 2500.000 100.000 300.000 290.000/' "$tbl" > "$tbl.new" && mv "$tbl.new" "$tbl"
+echo "CMD's own output"
+exit "${1:-0}"
+EOT
+chmod +x "$tmp/work.sh"
+echo 0 > "$fake/workqueue_stat_enabled"
+"$W" run -- "$tmp/work.sh" 3 > "$tmp/out" 2> "$tmp/err"
 rc=$?
-[ $rc -eq 3 ] && [ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && [ "$(cat "$fake/workqueue_stat_reset")" = 1 ] &&
-	grep -q wqt_sleep_fn "$tmp/out" && head -n 1 "$tmp/run.snap" | grep -qx '# wqstat snapshot v1' &&
-	grep -q "^# kernel: $(uname -r)$" "$tmp/run.snap" &&
-	t_ok "run: reset, on while CMD runs, off after; CMD's exit status 3; snapshot written" ||
-	t_fail "run" "exit $rc" "$(cat "$tmp/out")"
+if [ $rc -eq 3 ] && [ "$(cat "$tmp/out")" = "CMD's own output" ] && [ "$(cat "$fake/seen")" = "enabled while CMD runs: 1" ] &&
+	[ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && [ ! -s "$fake/workqueue_stat_reset" ] &&
+	grep -Eq '^ +7 +7 +0 +14.000ms +2.000ms +- +2.600ms .* wqt_sleep_fn \[wqtest\]$' "$tmp/err" &&
+	! grep -q vmstat_update "$tmp/err"; then
+	t_ok "run, tracer off: on while CMD runs, off after, never reset; stdout is CMD's alone; the report (stderr) has the 7 runs and 14 ms of the interval; exit 3"
+else
+	t_fail "run, tracer off" "exit $rc" "stdout: $(cat "$tmp/out")" "stderr: $(cat "$tmp/err")" "enabled: $(cat "$fake/workqueue_stat_enabled")"
+fi
+sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
+echo 1 > "$fake/workqueue_stat_enabled"
+"$W" run -o "$tmp/r.json" --json --save "$tmp/run.snap" -- "$tmp/work.sh" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(cat "$fake/workqueue_stat_enabled")" = 1 ] && python3 -c '
+import json, sys
+def bad(c): raise ValueError(c)
+d = json.loads(open(sys.argv[1]).read(), parse_constant=bad)
+(r,) = d["rows"]
+assert r["executed"] == 7 and r["total_run_us"] == 14000.0 and r["min_run_us"] is None and r["max_run_us"] == 2600.0, r
+assert d["summary"]["interval_s"] is None or d["summary"]["interval_s"] >= 0, d["summary"]
+' "$tmp/r.json" && head -n 1 "$tmp/run.snap" | grep -qx '# wqstat snapshot v1' &&
+	"$W" show -i "$tmp/run.snap" --json | python3 -c '
+import json, sys
+(r,) = json.load(sys.stdin)["rows"]
+assert r["executed"] == 7 and r["min_run_us"] is None, r'; then
+	t_ok "run -o FILE --json --save SNAP, tracer on: left on; stdout and stderr clean; the JSON report and the saved snapshot hold the interval (7 runs, MIN unknown: null)"
+else
+	t_fail "run -o --json --save, tracer on" "exit $rc" "$(cat "$tmp/err")" "$(cat "$tmp/r.json" 2>&1)"
+fi
+"$W" run -o "$tmp/nodir/r.txt" -- touch "$tmp/ran" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/ran" ] && grep -q "run: -o $tmp/nodir/r.txt: cannot create" "$tmp/err" &&
+	t_ok "run -o into a missing directory: exit 2 before CMD starts (it never ran)" || t_fail "run -o checked first" "exit $rc" "$(cat "$tmp/err")"
+# a wqstat failure after CMD: CMD's failure stands, or 2 if CMD succeeded; the tracer is off again
+for want in 0 5; do
+	echo 0 > "$fake/workqueue_stat_enabled"
+	sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
+	"$W" run -- sh -c 'echo garbage > "$WQSTAT_TRACEFS/trace_stat/workqueues"; exit '$want > /dev/null 2> "$tmp/err"
+	rc=$?
+	exp=$([ $want = 0 ] && echo 2 || echo $want)
+	[ $rc -eq "$exp" ] && [ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && grep -q 'not a workqueue stat header' "$tmp/err" &&
+		t_ok "run, the table unreadable after CMD exited $want: exit $rc, tracer off again, \"$(cat "$tmp/err")\"" ||
+		t_fail "run, unreadable table after CMD exited $want" "exit $rc (want $exp)" "$(cat "$tmp/err")"
+done
+sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
+# signals to wqstat: passed on to CMD, the tracer restored, CMD's fate as status
+for sig in TERM HUP INT; do
+	echo 0 > "$fake/workqueue_stat_enabled"
+	rm -f "$tmp/child"
+	env --default-signal=INT,QUIT "$W" run -- sh -c 'echo $$ > "$1"; exec sleep 30' sh "$tmp/child" > /dev/null 2> "$tmp/err" &
+	wpid=$!
+	for _ in $(seq 50); do [ -s "$tmp/child" ] && break; sleep 0.1; done
+	on=$(cat "$fake/workqueue_stat_enabled")
+	kill -s "$sig" $wpid
+	wait $wpid
+	rc=$?
+	child=$(cat "$tmp/child")
+	want=$((128 + $(kill -l "$sig")))
+	if [ $rc -eq $want ] && [ "$on" = 1 ] && [ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && ! kill -0 "$child" 2> /dev/null; then
+		t_ok "SIG$sig to wqstat run: tracer 0 -> 1 while CMD ran -> 0; CMD (pid $child) killed by it; exit $rc; report on stderr: $(grep -c . "$tmp/err") lines"
+	else
+		t_fail "SIG$sig to wqstat run" "exit $rc (want $want); on while running: $on; after: $(cat "$fake/workqueue_stat_enabled")" \
+			"child $child alive: $(kill -0 "$child" 2>&1 && echo yes)" "$(cat "$tmp/err")"
+		kill "$child" 2> /dev/null
+	fi
+done
 "$W" run -- /nonexistent/cmd > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 127 ] && grep -q "cannot run '/nonexistent/cmd'" "$tmp/err" && t_ok "run: a command that cannot start exits 127" || t_fail "run 127"
 "$W" snapshot -o "$tmp/s1" && "$W" diff "$tmp/s1" "$tmp/s1" > /dev/null && t_ok "snapshot of the live table diffs against itself" || t_fail "snapshot"
