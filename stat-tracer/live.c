@@ -38,6 +38,7 @@ void wq_die(int code, const char *fmt, ...)
 }
 
 static char tracefs[4096];
+static bool read_once;		/* a table was read: the tracer is there */
 
 /* Find tracefs through /proc/mounts; mount it if needed and permitted. */
 const char *wq_tracefs(void)
@@ -88,6 +89,8 @@ const char *wq_tracefs(void)
 /* Explain why a tracefs file could not be used. */
 static void __attribute__((noreturn)) die_file(const char *path, const char *what, int err)
 {
+	if (err == ENOENT && read_once)
+		wq_die(WQ_EXIT_DATA, "%s: no such file any more (was tracefs unmounted?)", path);
 	if (err == ENOENT)
 		wq_die(WQ_EXIT_DATA, "%s: no such file: this kernel has no workqueue stat tracer "
 		    "(CONFIG_WORKQUEUE_TRACER=y) or tracefs is elsewhere", path);
@@ -179,6 +182,7 @@ char *wq_read_live(struct wq_table *t, size_t *len)
 	if (wq_parse(f, path, t, &err))
 		wq_die(WQ_EXIT_DATA, "%s", err.msg);
 	fclose(f);
+	read_once = true;
 	return buf;
 }
 

@@ -36,16 +36,29 @@ expect_fail() {
 	fi
 }
 
+# fold NAME CMD...: run a TAP producer and take its results as ours,
+# renumbered and prefixed with NAME; its comments stay with the failure
+# before them, a skip stays a skip, and its plan must match its results
+fold() {
+	local name=$1 rc got=0 plan= l
+	shift
+	"$@" > "$tmp/$name.tap" 2> "$tmp/$name.err"
+	rc=$?
+	while IFS= read -r l; do
+		case $l in
+		"ok "*"# SKIP"*) got=$((got + 1)); n=$((n + 1)); echo "ok $n - $name: ${l#ok * - }" ;;
+		"ok "*) got=$((got + 1)); t_ok "$name: ${l#ok * - }" ;;
+		"not ok "*) got=$((got + 1)); t_fail "$name: ${l#not ok * - }" ;;
+		"#"*) echo "$l" ;;
+		1..*) plan=${l#1..} ;;
+		esac
+	done < "$tmp/$name.tap"
+	[ $rc -eq 0 ] || t_fail "$name: exit status $rc" "$(tail -n 5 "$tmp/$name.err")"
+	[ "$plan" = "$got" ] || t_fail "$name: the plan says ${plan:-nothing}, $got results" "$(tail -n 5 "$tmp/$name.err")"
+}
+
 # 1. unit tests
-"$O/unit" > "$tmp/unit.tap" 2>&1
-urc=$?
-while IFS= read -r l; do
-	case $l in
-	"ok "*) t_ok "unit: ${l#ok * - }" ;;
-	"not ok "*) t_fail "unit: ${l#not ok * - }" ;;
-	esac
-done < "$tmp/unit.tap"
-[ $urc -eq 0 ] || t_fail "unit tests exit status $urc" "$(tail -n 5 "$tmp/unit.tap")"
+fold unit "$O/unit"
 
 HDR="QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us WORKQUEUE FUNCTION"
 cat > "$tmp/a.snap" <<EOT
@@ -80,18 +93,15 @@ assert r["wqt_sleep_fn [wqtest]"]["avg_run_us"] == 2000.0
 assert r["vmstat_update"]["executed"] == 5
 assert d["summary"]["kernel"] == "6.1.192+"
 ' < "$tmp/out.json"; then t_ok "show --json is valid JSON with the right values (and wqstat exited 0)"; else t_fail "show --json"; fi
-if "$W" show -i "$tmp/a.snap" --prometheus > "$tmp/out.prom" && python3 -c '
-import re, sys
-seen = set()
-for line in sys.stdin:
-    line = line.rstrip("\n")
-    if line.startswith("# HELP ") or line.startswith("# TYPE "):
-        continue
-    m = re.fullmatch(r"([a-z_0-9]+)(\{workqueue=\"(?:[^\"\\]|\\.)*\",function=\"(?:[^\"\\]|\\.)*\"(?:,wq_id=\"[-0-9a-f]*\")?\})? ([0-9.e+-]+)", line)
-    assert m, line
-    seen.add(m.group(1))
-assert "wqstat_executed_total" in seen and "wqstat_latency_p99_seconds" in seen
-' < "$tmp/out.prom"; then t_ok "show --prometheus is valid textfile format (and wqstat exited 0)"; else t_fail "show --prometheus"; fi
+# the strict check of tests/prom/check.py; prom.sh tests the rest
+if "$W" show -i "$tmp/a.snap" --prometheus > "$tmp/out.prom" &&
+   python3 "$here/prom/check.py" lint "$tmp/out.prom" > "$tmp/out" 2>&1 &&
+   grep -qxF 'wqstat_executed_total{workqueue="wqtest",function="wqt_sleep_fn [wqtest]",destroyed="false",unloaded="false"} 20' "$tmp/out.prom" &&
+   grep -q '^wqstat_run_seconds_count{' "$tmp/out.prom"; then
+	t_ok "show --prometheus is valid textfile format (and wqstat exited 0)"
+else
+	t_fail "show --prometheus" "$(head -n 5 "$tmp/out")"
+fi
 "$W" diff "$tmp/a.snap" "$tmp/b.snap" > "$tmp/out" 2>&1 && head -n 2 "$tmp/out" | tail -n 1 | grep -q 'wqt_sleep_fn' &&
 	grep 'wqt_sleep_fn' "$tmp/out" | grep -q 'x4.00' && t_ok "diff puts the 4x regression first" || t_fail "diff text" "$(cat "$tmp/out")"
 if "$W" diff --json "$tmp/a.snap" "$tmp/b.snap" > "$tmp/diff.json" && python3 -c '
@@ -460,6 +470,12 @@ else
 	n=$((n + 1)); echo "ok $n - no permission # SKIP needs root and setpriv to drop to nobody"
 	n=$((n + 1)); echo "ok $n - tracefs not mounted # SKIP needs root"
 fi
+
+# 6. top in a terminal (tmux), and the Prometheus output read by promtool,
+# node_exporter and a Prometheus server
+unset WQSTAT_TRACEFS
+fold top "$here/top.sh" "$W"
+fold prometheus "$here/prom.sh" "$O/wqstat"
 
 echo "1..$n"
 [ $bad -eq 0 ]

@@ -201,9 +201,10 @@ static void test_output(void)
 	{
 		char *buf2 = prom_of(&t);
 
-		ok(strstr(buf2, "wqstat_executed_total{workqueue=\"w\\\"q\\\\\",function=\"f%s%n \\\"x\\\"\"} 1\n") != NULL,
+		ok(strstr(buf2, "wqstat_executed_total{workqueue=\"w\\\"q\\\\\",function=\"f%s%n \\\"x\\\"\","
+			  "destroyed=\"false\",unloaded=\"false\"} 1\n") != NULL,
 		   "Prometheus label escaping and value");
-		ok(strstr(buf2, "wqstat_run_seconds_total{") && strstr(buf2, "} 0.000001000\n"),
+		ok(strstr(buf2, "wqstat_run_seconds_sum{") && strstr(buf2, "} 0.000001000\n"),
 		   "Prometheus seconds");
 		free(buf2);
 	}
@@ -280,7 +281,8 @@ static void test_wq_id(void)
 	{
 		char *buf = prom_of(&ta);
 
-		ok(strstr(buf, "wqstat_executed_total{workqueue=\"ext4-rsv\",function=\"f [ext4]\",wq_id=\"1234abcd\"} 5\n") != NULL,
+		ok(strstr(buf, "wqstat_executed_total{workqueue=\"ext4-rsv\",function=\"f [ext4]\","
+			  "wq_id=\"1234abcd\",destroyed=\"false\",unloaded=\"false\"} 5\n") != NULL,
 		   "Prometheus has a wq_id label");
 		free(buf);
 	}
