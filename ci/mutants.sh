@@ -63,7 +63,7 @@ run_kernel_suite() {
 
 # run_host_suite ROOT DIR: wqstat's host tests from ROOT/stat-tracer
 run_host_suite() {
-	make -s -C "$1/stat-tracer" O="$2" WERROR=-Werror test > "$2.log" 2>&1
+	make -s -C "$1/stat-tracer" O="$2" WERROR=-Werror FUZZ_SECONDS="${MUTANT_FUZZ_SECONDS:-10}" test > "$2.log" 2>&1
 }
 
 # the baselines: the same suites on the unmutated code must pass

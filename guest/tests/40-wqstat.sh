@@ -1,21 +1,41 @@
 #!/bin/bash
-# wqstat in the guest: "run" shows the workload's function with its exact
-# count and returns the command's status; a diff of two snapshots around a
-# known change (the work item spins 1 ms, then 4 ms) reports the change
-# with the right sign and size.
-# requires: trace_stat/workqueues
+# wqstat in the guest, against the real tracer.  "run" reports what the
+# workload did (its exact count), on stderr, leaves stdout to the command,
+# returns the command's status, never resets the table and leaves the
+# tracer as it found it, on or off; a diff of two snapshots around a known
+# change (the work item spins 1 ms, then 4 ms) reports the change with the
+# right sign and size, and its --fail-above gate fails it (exit 1) but
+# passes two runs of the same spins (exit 0); "top -b" counts every
+# execution of a workload that runs while it watches, once.
+# requires: trace_stat/workqueues trace_stat/workqueues_hist
 . /usr/lib/wqtest/tests/lib.sh
 wqt_load
 command -v wqstat > /dev/null || fail "wqstat is not on the PATH"
 
-wqstat run -- sh -c "echo 'spin 50 200' > $WQT/run; exit 7" > /tmp/run.out
+# tracer off: run turns it on for the command, and off after
+stat_off
+wqstat run -- sh -c "echo 'spin 50 200' > $WQT/run; echo out; exit 7" > /tmp/run.stdout 2> /tmp/run.out
 rc=$?
 cat /tmp/run.out
 expect_eq "run's exit status (the command's own)" "$rc" 7
+expect_eq "run's stdout (the command's alone)" "$(cat /tmp/run.stdout)" out
 line=$(grep 'wqt_spin_fn' /tmp/run.out)
 [ -n "$line" ] || fail "wqstat run does not show wqt_spin_fn"
 expect_eq "EXECUTED shown by wqstat run" "$(echo "$line" | awk '{print $2}')" 50
-expect_eq "tracer off after run" "$(cat "$T/workqueue_stat_enabled")" 0
+expect_eq "tracer off after run, as before it" "$(cat "$T/workqueue_stat_enabled")" 0
+# tracer on, with counts of its own: run leaves it on and does not reset it
+stat_reset_on
+wqt_run spin 20 200
+before=$(stat_get EXECUTED wqtest wqt_spin_fn)
+expect_eq "executions counted before run" "$before" 20
+wqstat run --json -o /tmp/run.json -- sh -c "echo 'spin 30 200' > $WQT/run" > /tmp/run.stdout 2>&1
+expect_eq "run -o: nothing on stdout or stderr" "$(cat /tmp/run.stdout)" ""
+expect_eq "tracer still on after run, as before it" "$(cat "$T/workqueue_stat_enabled")" 1
+expect_eq "the table's own count after run (20 before + 30 in it: no reset)" \
+	"$(stat_get EXECUTED wqtest wqt_spin_fn)" 50
+got=$(grep '"function": "wqt_spin_fn \[wqtest\]"' /tmp/run.json | grep -o '"executed": [0-9]*' | awk '{ print $2 }')
+expect_eq "executions in run's JSON report (the 30 of the command)" "$got" 30
+stat_off
 
 wqstat reset
 wqstat enable
@@ -51,5 +71,39 @@ mr=$(awk -v a="$(min_of /tmp/a.snap)" -v b="$(min_of /tmp/b.snap)" 'BEGIN { prin
 expect_ge "MIN_RUN_us ratio B/A (a 4x longer spin)" "$mr" 3.9
 expect_le "MIN_RUN_us ratio B/A" "$mr" 4.1
 expect_eq "executions delta" "$(echo "$d" | sed -n 's/.*"d_executed": \(-*[0-9]*\).*/\1/p')" 0
+# the gate: B's spins are 4x A's; two sets of 1 ms spins pass it
+wqstat diff /tmp/a.snap /tmp/b.snap --fail-above avg_run=2 > /dev/null 2> /tmp/gate.err
+rc=$?
+cat /tmp/gate.err
+expect_eq "diff --fail-above avg_run=2, 1 ms -> 4 ms spins: exit status" "$rc" 1
+grep -q '^wqstat: diff: avg_run .* above x2: wqtest wqt_spin_fn \[wqtest\]$' /tmp/gate.err ||
+	fail "the gate does not name wqt_spin_fn"
+wqstat reset
+wqstat enable
+wqt_run spin 10 1000
+wqstat disable
+wqstat snapshot -o /tmp/c.snap || fail "snapshot C"
+wqstat diff /tmp/a.snap /tmp/c.snap --fail-above avg_run=2 -f wqt_spin_fn > /tmp/gate.out 2> /tmp/gate.err
+rc=$?
+head -n 2 /tmp/gate.out
+expect_eq "diff --fail-above avg_run=2, 1 ms against 1 ms spins: exit status" "$rc" 0
+expect_eq "the gate's stderr on no change" "$(cat /tmp/gate.err)" ""
+
+# top -b: every execution of a workload run while it watches, counted once
+wqstat enable
+wqstat top -b --json -I 250 -c 12 -f wqt_spin_fn > /tmp/top.json 2> /tmp/top.err &
+tpid=$!
+sleep 0.6
+wqt_run spin 40 500
+wait $tpid
+rc=$?
+expect_eq "top -b exit status" "$rc" 0
+wqstat disable
+head -c 600 /tmp/top.json; echo
+lines=$(grep -c . /tmp/top.json)
+expect_eq "top -b -c 12: lines of JSON" "$lines" 12
+sum=$(grep -o '"executed": [0-9]*' /tmp/top.json | awk '{ s += $2 } END { print s + 0 }')
+expect_eq "wqt_spin_fn executions summed over top's intervals" "$sum" 40
+
 first=$(wqstat diff /tmp/a.snap /tmp/b.snap | sed -n 2p)
 case $first in *wqt_spin_fn*) echo "the regression (30 ms lost) is listed first" ;; *) fail "first diff row is '$first'" ;; esac

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over wqstat's parser, printers, sort and diff.  The
+ * libFuzzer target over wqstat's parser, printers, sort, diff and interval.  The
  * input is one table, or two joined by a line "%%": each is parsed, and
  * whatever parses is printed every way, sorted by every key and diffed
  * against the other.  Built with clang -fsanitize=fuzzer,address,undefined
@@ -43,6 +43,8 @@ static void print_all(struct wq_table *t)
 	wq_print_text(sink, t, 1);
 	wq_print_json(sink, t, 0);
 	wq_print_prometheus(sink, t);
+	wq_print_csv(sink, t, 0, ',');
+	wq_write_table(sink, t);
 	for (k = 0; k < KEY__NR; k++)
 		wq_sort(t, k);
 }
@@ -58,6 +60,19 @@ static void diff_all(const struct wq_table *a, const struct wq_table *b)
 	wq_diff_free(&d);
 }
 
+/* The interval from @a to @b, printed every way, and written back. */
+static void interval_all(const struct wq_table *a, const struct wq_table *b)
+{
+	struct wq_table d;
+
+	if (wq_interval(a, b, &d))
+		return;
+	print_all(&d);
+	wq_print_csv(sink, &d, 0, ';');
+	wq_write_table(sink, &d);
+	wq_table_free(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *sep = memmem(data, size, "\n%%\n", 4);
@@ -71,8 +86,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rb = sep ? parse(sep + 4, size - la - 3, &b) : parse(data, la, &b);
 	if (!ra)
 		print_all(&a);
-	if (!ra && !rb)
+	if (!ra && !rb) {
 		diff_all(&a, &b);
+		interval_all(&a, &b);
+	}
 	wq_table_free(&a);
 	wq_table_free(&b);
 	return 0;

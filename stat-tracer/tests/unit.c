@@ -299,6 +299,76 @@ static void test_wq_id(void)
 	   strstr(e.msg, "WQ_ID"), "a bad WQ_ID is an error naming the column");
 }
 
+#define HDRH "QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us TOTAL_LAT_us RUN_BUCKETS LAT_BUCKETS WQ_ID WORKQUEUE FUNCTION\n"
+
+/* The row of @t with @fn, or NULL. */
+static const struct wq_row *row_of(const struct wq_table *t, const char *fn)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->rows[i].function, fn))
+			return &t->rows[i];
+	return NULL;
+}
+
+/*
+ * Two reads of one tracer: 100 more runs of 4 ms for fn (the interval's P99
+ * is the middle of their bucket, [3932160, 4194304) ns); an instance of wqd
+ * destroyed and merged into the row of its name, which also ran 3 times;
+ * a new row; then a reset between two reads.
+ */
+static void test_interval(void)
+{
+	static const char a_txt[] = "# resets: 1\n# since reset: 10.000 s\n# dropped: 4 events\n" HDRH
+		"100 100 0 100000.000 1000.000 900.000 1100.000 1015.808 10.000 20.000 19.968 0 0.000 0.000 1000.000 1048576:99,1114112:1 20480:100 aaaaaaaa wq fn\n"
+		"5 5 0 50.000 10.000 9.000 11.000 11.000 1.000 1.000 1.000 0 0.000 0.000 5.000 12288:5 1024:5 bbbbbbbb wqd fn2\n"
+		"10 10 0 100.000 10.000 9.000 11.000 11.000 1.000 1.000 1.000 0 0.000 0.000 10.000 12288:10 1024:10 - wqd(destroyed) fn2\n"
+		"1 1 0 1.000 1.000 1.000 1.000 1.000 1.000 1.000 1.000 0 0.000 0.000 1.000 1024:1 1024:1 dddddddd idle fn4\n";
+	static const char b_txt[] = "# resets: 1\n# since reset: 15.000 s\n# dropped: 6 events\n" HDRH
+		"200 200 0 500000.000 2500.000 900.000 4100.000 4063.232 10.000 20.000 19.968 0 0.000 0.000 2000.000 1048576:99,1114112:1,4194304:100 20480:200 aaaaaaaa wq fn\n"
+		"18 18 0 180.000 10.000 9.000 11.000 11.000 1.000 1.000 1.000 0 0.000 0.000 18.000 12288:18 1024:18 - wqd(destroyed) fn2\n"
+		"7 7 0 70.000 10.000 10.000 10.000 10.000 2.000 2.000 2.000 0 0.000 0.000 14.000 10240:7 2048:7 cccccccc new fn3\n"
+		"1 1 0 1.000 1.000 1.000 1.000 1.000 1.000 1.000 1.000 0 0.000 0.000 1.000 1024:1 1024:1 dddddddd idle fn4\n";
+	struct wq_table a, b, d;
+	struct wq_error e;
+	const struct wq_row *r;
+
+	if (parse_str(a_txt, &a, &e) || parse_str(b_txt, &b, &e)) {
+		ok(0, e.msg);
+		return;
+	}
+	ok(a.rows[0].has_hist && a.rows[0].run.nr == 2 && a.rows[0].run.n == 100 &&
+	   a.rows[0].lat.sum_ns == 1000000, "RUN_BUCKETS, LAT_BUCKETS and TOTAL_LAT_us parsed");
+	ok(wq_hist_p99(&a.rows[0].run) == 1015808, "the P99 of the buckets: the middle of [983040, 1048576) ns");
+	ok(!wq_interval(&a, &b, &d), "the interval of two reads");
+	ok(d.is_interval && d.since_reset == 5.0 && d.dropped == 2,
+	   "its length is 5 s by the kernel's clock, 2 events dropped in it");
+	ok(d.nr == 3 && !row_of(&d, "fn4"), "3 rows: a row without an event in the interval is left out");
+	r = row_of(&d, "fn");
+	ok(r && r->executed == 100 && r->run_total == 400000000ULL && r->run_avg == 4000000,
+	   "fn: 100 runs, 400 ms, 4 ms on average");
+	ok(r && r->run_p99 == 4063232, "fn: the interval's P99 from the buckets' differences (4063232 ns)");
+	ok(r && r->run_min == WQ_UNKNOWN && r->run_max == 4100000 && r->lat_max == WQ_UNKNOWN,
+	   "fn: MAX known where it grew, MIN and the latency's MAX not");
+	ok(r && r->lat_avg == 10000 && r->lat_p99 == 19456,
+	   "fn: latency from TOTAL_LAT_us (10 us) and the buckets (the middle of [18432, 20480) ns)");
+	r = row_of(&d, "fn2");
+	ok(r && r->executed == 3 && r->run_total == 30000 && r->run.n == 3,
+	   "the merged row: 3 runs, once the destroyed instance merged into it is counted on both sides");
+	r = row_of(&d, "fn3");
+	ok(r && r->executed == 7 && r->run_min == 10000 && r->run_p99 == 10000,
+	   "a row new in the interval: all of it, MIN and P99 included");
+	wq_table_free(&d);
+	/* a reset in between: the interval is B whole */
+	b.resets = 2;
+	ok(!wq_interval(&a, &b, &d) && d.nr == 4 && row_of(&d, "fn")->executed == 200 &&
+	   d.since_reset == 15.0, "after a reset, the interval is the second read whole");
+	wq_table_free(&d);
+	wq_table_free(&a);
+	wq_table_free(&b);
+}
+
 int main(void)
 {
 	test_numbers();
@@ -307,6 +377,7 @@ int main(void)
 	test_output();
 	test_diff();
 	test_wq_id();
+	test_interval();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
