@@ -58,7 +58,10 @@ uint64_t wq_key_value(const struct wq_row *r, enum wq_key key)
 
 static enum wq_key sort_key;
 
-/* Numbers largest first, names A to Z; ties by workqueue, then function. */
+/*
+ * Numbers largest first, a value an interval cannot tell (WQ_UNKNOWN)
+ * last; names A to Z; ties by workqueue, then function.
+ */
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct wq_row *a = pa, *b = pb;

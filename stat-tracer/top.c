@@ -219,50 +219,6 @@ static const char *key_name(enum wq_key key)
 	return "?";
 }
 
-/* The value a numeric sort key reads in @r (0 for the names). */
-static uint64_t key_of(const struct wq_row *r, enum wq_key key)
-{
-	switch (key) {
-	case KEY_TOTAL: return r->run_total;
-	case KEY_AVG: return r->run_avg;
-	case KEY_MIN: return r->run_min;
-	case KEY_MAX: return r->run_max;
-	case KEY_P99: return r->run_p99;
-	case KEY_LAT: return r->lat_avg;
-	case KEY_MAXLAT: return r->lat_max;
-	case KEY_P99LAT: return r->lat_p99;
-	case KEY_LATE: return r->late_avg;
-	case KEY_QUEUED: return r->queued;
-	case KEY_EXECUTED: return r->executed;
-	case KEY_CANCELLED: return r->cancelled;
-	default: return 0;
-	}
-}
-
-/*
- * Sort @t by @key, worst first.  wq_sort() puts an unknown value
- * (WQ_UNKNOWN, the largest number) first; worst first means the known
- * worst, so those rows go last, in their order.
- */
-static void sort_rows(struct wq_table *t, enum wq_key key)
-{
-	struct wq_row *tmp;
-	size_t u = 0;
-
-	wq_sort(t, key);
-	while (u < t->nr && key_of(&t->rows[u], key) == WQ_UNKNOWN)
-		u++;
-	if (!u || u == t->nr)
-		return;
-	tmp = malloc(u * sizeof(*tmp));
-	if (!tmp)
-		wq_die(WQ_EXIT_DATA, "out of memory");
-	memcpy(tmp, t->rows, u * sizeof(*tmp));
-	memmove(t->rows, t->rows + u, (t->nr - u) * sizeof(*tmp));
-	memcpy(t->rows + t->nr - u, tmp, u * sizeof(*tmp));
-	free(tmp);
-}
-
 /* The next (@dir 1) or previous (-1) key of the cycle after @key. */
 static enum wq_key key_step(enum wq_key key, int dir)
 {
@@ -1059,7 +1015,7 @@ static int run(const struct top_opts *o, const struct wq_filter *flt)
 				break;
 			if (k != key) {
 				key = k;
-				sort_rows(&v.iv, key);
+				wq_sort(&v.iv, key);
 				redraw = true;
 			}
 		}
@@ -1073,7 +1029,7 @@ static int run(const struct top_opts *o, const struct wq_filter *flt)
 			view_update(&v, a, b, flt);
 			wq_table_free(&a->t);
 			cur = !cur;
-			sort_rows(&v.iv, key);
+			wq_sort(&v.iv, key);
 			done++;
 			/* on a schedule, like perf stat -I, unless behind it or refreshed */
 			deadline = ts_add(deadline, o->interval);

@@ -79,46 +79,48 @@ else
 	else
 		t_fail "MANWIDTH=80 man -l wqstat.1 ($loc): exit $rc, widest line $width columns" \
 			"stderr: $(head -n 10 "$tmp/man.err")" \
-			"$(awk 'length > 80 { print "line " NR ": " $0 }' "$tmp/man.txt" | head -n 5)"
+			"$(grep -n '.\{81,\}' "$tmp/man.txt" | head -n 5)"
 		[ -s "$tmp/man.txt" ] && grep -q '^NAME' "$tmp/man.txt" && rendered=$tmp/man.txt
 	fi
 fi
 
-# 3. every option of the help texts is in OPTIONS: those of wqstat --help
-# in its first part, those of wqstat top -h under "Options of top"
+# 3. every option of the help texts is in OPTIONS: the entries of the
+# "Options:" list of wqstat --help in its first part, those of wqstat top -h
+# under "Options of top", and the options in the brackets of the synopses
+# anywhere in it
 "$W" --help > "$tmp/help.main" 2>&1 || t_fail "$W --help exits 0" "$(head -n 5 "$tmp/help.main")"
 "$W" top -h > "$tmp/help.top" 2>&1 || t_fail "$W top -h exits 0" "$(head -n 5 "$tmp/help.top")"
-# the options of a help text: the names heading each entry of its
-# "Options:" list, and those in the brackets of its synopses
-options_of() {
-	{
-		awk '/^Options:/ { on = 1; next } /^$/ { on = 0 } on' "$1" |
-			grep -oE '^ +(-[a-zA-Z](, +)?)?(--[a-z][a-z-]*)?' | grep -oE -- '--?[a-zA-Z][a-z-]*'
-		grep -oE -- '[[|](-[a-zA-Z]|--[a-z][a-z-]*)' "$1" | cut -c2-
-	} | sort -u
+# the names heading the entries of the "Options:" list of help text $1
+list_options() {
+	awk '/^Options:/ { on = 1; next } /^$/ { on = 0 } on' "$1" |
+		grep -oE '^ +(-[a-zA-Z](, +)?)?(--[a-z][a-z-]*)?' | grep -oE -- '--?[a-zA-Z][a-z-]*' | sort -u
 }
+# the options in the brackets of the synopses of help text $1: [-n N], [-j|-p|-x SEP]
+synopsis_options() { grep -oE -- '[[|](-[a-zA-Z]|--[a-z][a-z-]*)' "$1" | cut -c2- | sort -u; }
 # has_option OPT FILE: OPT as a word of its own, not inside a longer one
 has_option() { grep -qE -- "(^|[^[:alnum:]-])$1([^[:alnum:]-]|\$)" "$2"; }
 if [ -z "$rendered" ]; then
 	t_skip "every option of --help and top -h is in OPTIONS" "${why_skip:-the page did not render}"
 else
 	section OPTIONS < "$rendered" > "$tmp/options.all"
-	awk '/^ +Options of top$/ { exit } 1' "$tmp/options.all" > "$tmp/options.main"
-	awk '/^ +Options of top$/ { on = 1; next } /^ +[A-Z]/ && !/^ +-/ && on && /^   [^ ]/ { on = 0 } on' \
-		"$tmp/options.all" > "$tmp/options.top"
+	awk '/^   Options of top$/ { exit } 1' "$tmp/options.all" > "$tmp/options.main"
+	awk '/^   Options of top$/ { on = 1; next } /^   [^ ]/ { on = 0 } on' "$tmp/options.all" > "$tmp/options.top"
 	missing= count=0
-	for o in $(options_of "$tmp/help.main"); do
+	for o in $(list_options "$tmp/help.main"); do
 		count=$((count + 1))
 		has_option "$o" "$tmp/options.main" || missing="$missing $o"
 	done
-	for o in $(options_of "$tmp/help.top"); do
+	for o in $(list_options "$tmp/help.top"); do
 		count=$((count + 1))
 		has_option "$o" "$tmp/options.top" || missing="$missing top:$o"
+	done
+	for o in $(cat "$tmp/help.main" "$tmp/help.top" | synopsis_options /dev/stdin); do
+		has_option "$o" "$tmp/options.all" || missing="$missing synopsis:$o"
 	done
 	if [ $count -lt 20 ]; then
 		t_fail "the help texts list only $count options: is the extraction broken?" "$(cat "$tmp/help.main")"
 	elif [ -z "$missing" ]; then
-		t_ok "all $count options of wqstat --help and wqstat top -h are in OPTIONS (top's under \"Options of top\")"
+		t_ok "the $count options listed by wqstat --help and wqstat top -h, and those of their synopses, are in OPTIONS (top's under \"Options of top\")"
 	else
 		t_fail "options in the help but not in OPTIONS:$missing"
 	fi
@@ -130,7 +132,7 @@ if [ -z "$rendered" ]; then
 else
 	section "EXIT STATUS" < "$rendered" > "$tmp/exit.txt"
 	codes=$(cat "$tmp/help.main" "$tmp/help.top" | awk '/Exit status:/ { on = 1 } /^$/ { on = 0 } on' |
-		grep -oE '(^|[^0-9A-Za-z.])[0-9]+' | grep -oE '[0-9]+' | sort -nu | tr '\n' ' ')
+		grep -oE '(^|[^0-9A-Za-z.])[0-9]+' | grep -oE '[0-9]+' | sort -nu | tr '\n' ' ' | sed 's/ $//')
 	missing=
 	for c in $codes; do
 		grep -qE "(^|[^0-9.])$c([^0-9.]|\$)" "$tmp/exit.txt" || missing="$missing $c"
@@ -138,7 +140,7 @@ else
 	if [ -z "$codes" ]; then
 		t_fail "no exit status found in the help texts"
 	elif [ -z "$missing" ]; then
-		t_ok "EXIT STATUS has every status of the help texts: ${codes% }"
+		t_ok "EXIT STATUS has every status of the help texts: $codes"
 	else
 		t_fail "EXIT STATUS lacks:$missing (the help has: $codes)"
 	fi

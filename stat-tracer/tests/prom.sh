@@ -18,7 +18,7 @@ FIX=$here/prom
 CHECK=$FIX/check.py
 PKGS="prometheus prometheus-node-exporter"
 tmp=$(mktemp -d)
-n=0 bad=0
+. "$(dirname "$0")/tap.sh"
 pids=()
 policy=/usr/sbin/policy-rc.d
 policy_moved=false policy_ours=false
@@ -57,14 +57,6 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-t_ok() { n=$((n + 1)); echo "ok $n - $1"; }
-# t_fail WHAT [DETAIL...]: a failed test, each line of the details a TAP comment
-t_fail() {
-	n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"
-	shift
-	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
-}
-t_skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 # t_check WHAT OUTPUT-FILE COMMAND...: ok when COMMAND succeeds, else its output
 t_check() {
 	local what=$1 out=$2

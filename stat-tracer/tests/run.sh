@@ -9,16 +9,8 @@ W=$O/wqstat-asan
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export ASAN_OPTIONS=exitcode=99:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
-n=0 bad=0
+. "$(dirname "$0")/tap.sh"
 
-t_ok() { n=$((n + 1)); echo "ok $n - $1"; }
-# t_fail WHAT [DETAIL...]: a failed test; every line of the details is a
-# TAP comment (a raw "1..N" in them would read as a second plan)
-t_fail() {
-	n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"
-	shift
-	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
-}
 
 # expect_fail CODE NEEDLE DESCRIPTION -- ARGS: exit CODE, one stderr line
 # holding NEEDLE, nothing on stdout

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
 fake=$tmp/tracefs
 writer_pid=
-n=0 bad=0
+. "$(dirname "$0")/tap.sh"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=99}
 
@@ -36,13 +36,6 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-t_ok() { n=$((n + 1)); echo "ok $n - $1"; }
-# t_fail WHAT [DETAIL...]: every line of the details is a TAP comment
-t_fail() {
-	n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"
-	shift
-	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
-}
 
 # The fake table: four rows at known rates, an idle row and a row with only
 # a cancel, neither of which moves; counting stops while
