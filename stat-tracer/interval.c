@@ -228,7 +228,8 @@ static int hist_dup(const struct wq_hist *h, struct wq_hist *d)
 	d->b = malloc((h->nr + 1) * sizeof(*d->b));
 	if (!d->b)
 		return -1;
-	memcpy(d->b, h->b, h->nr * sizeof(*d->b));
+	if (h->nr)
+		memcpy(d->b, h->b, h->nr * sizeof(*d->b));
 	return 0;
 }
 

@@ -108,20 +108,30 @@ void wq_fmt_time(uint64_t ns, char *buf, size_t len)
 
 static void summary_text(FILE *o, const struct wq_table *t)
 {
+	const char *sep = "";
+
 	if (t->kernel[0] || t->time[0])
 		fprintf(o, "snapshot of %s taken %s\n", t->kernel[0] ? t->kernel : "?",
 			t->time[0] ? t->time : "?");
-	if (t->enabled >= 0)
-		fprintf(o, "tracer %s, ", t->enabled ? "on" : "off");
-	if (t->rows_used >= 0)
-		fprintf(o, "%lld of %lld rows, ", t->rows_used, t->capacity);
-	if (t->dropped >= 0)
-		fprintf(o, "%lld events dropped, ", t->dropped);
-	if (t->unmatched >= 0)
-		fprintf(o, "%lld executions without enqueue, ", t->unmatched);
+	if (t->enabled >= 0) {
+		fprintf(o, "tracer %s", t->enabled ? "on" : "off");
+		sep = ", ";
+	}
+	if (t->rows_used >= 0) {
+		fprintf(o, "%s%lld of %lld rows", sep, t->rows_used, t->capacity);
+		sep = ", ";
+	}
+	if (t->dropped >= 0) {
+		fprintf(o, "%s%lld events dropped", sep, t->dropped);
+		sep = ", ";
+	}
+	if (t->unmatched >= 0) {
+		fprintf(o, "%s%lld executions without enqueue", sep, t->unmatched);
+		sep = ", ";
+	}
 	if (t->since_reset >= 0)
-		fprintf(o, t->is_interval ? "an interval of %.3f s" : "%.3f s since reset",
-			t->since_reset);
+		fprintf(o, t->is_interval ? "%san interval of %.3f s" : "%s%.3f s since reset",
+			sep, t->since_reset);
 	fputc('\n', o);
 }
 

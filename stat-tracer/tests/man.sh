@@ -13,16 +13,7 @@ page=$src/wqstat.1
 W=${1:?usage: man.sh WQSTAT-BINARY}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 bad=0
-
-t_ok() { n=$((n + 1)); echo "ok $n - $1"; }
-# t_fail WHAT [DETAIL...]: every line of the details is a TAP comment
-t_fail() {
-	n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"
-	shift
-	[ $# -eq 0 ] || printf '%s\n' "$@" | sed 's/^/# /'
-}
-t_skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$here/tap.sh"
 
 # A fixed rendering: UTF-8 if the C.UTF-8 locale is there (the strictest:
 # typographic characters are multi-byte), 80 columns, no user settings.
@@ -62,6 +53,12 @@ else
 	[ $rc -eq 0 ] && [ ! -s "$tmp/groff.out" ] && t_ok "groff -man -Tutf8 -ww -z wqstat.1: no warning" ||
 		t_fail "groff -ww -z wqstat.1: exit $rc" "$(head -n 20 "$tmp/groff.out")"
 fi
+
+# the version in the page's footer (.TH) is the binary's
+v=$("$W" --version 2>&1)
+th=$(sed -n 's/^\.TH .*"\(wqstat [^"]*\)".*/\1/p' "$page")
+[ -n "$th" ] && [ "$th" = "$v" ] && t_ok ".TH names the version that --version prints: $v" ||
+	t_fail ".TH says '${th:-no version}', --version '$v'" "$(grep '^\.TH' "$page")"
 
 # 2. man -l at 80 columns
 rendered=
