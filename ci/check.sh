@@ -42,7 +42,7 @@ boot() {
 "$top/ci/deps.sh" || exit 2
 out=$top/build/host-wqstat.tap
 mkdir -p "$top/build/stat-tracer"
-echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer" >&2
+echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer, top under tmux, the man page, Prometheus output through promtool, node_exporter and a Prometheus server" >&2
 : > "$out"
 build_progress "$out" "# host tests" "" '^(not )?ok ' results > /dev/null &
 watcher=$!

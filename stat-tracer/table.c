@@ -276,7 +276,7 @@ static int split(char *line, char **tok, int max)
 #define MAX_COLS 64
 
 /*
- * A bucket column: "-" for none, else "LE:COUNT,..." with LE the bucket's
+ * A bucket column: "-" for none, else "UPPER:COUNT,..." with UPPER the bucket's
  * exclusive upper bound in ns ("inf" for the open-ended last one), each
  * bucket above the one before it, and every count at least 1.
  */
@@ -300,7 +300,7 @@ static int parse_buckets(const char *s, struct wq_hist *h, const char **why)
 		size_t l = strcspn(p, ":,");
 		struct wq_bucket *b = &h->b[i];
 
-		*why = "not LE:COUNT,... or -";
+		*why = "not UPPER:COUNT,... or -";
 		if (!l || l >= sizeof(num) || p[l] != ':')
 			goto bad;
 		memcpy(num, p, l);

@@ -259,6 +259,13 @@ for line in '# since reset: nan s' '# since reset: inf s' '# since reset: -1.000
 	expect_fail 2 "$tmp/bad.snap:1: " "a summary line '$line'" -- show -i "$tmp/bad.snap" --json
 done
 
+# bucket columns that are not the kernel's: refused, naming the column
+HH="QUEUED EXECUTED CANCELLED TOTAL_RUN_us AVG_RUN_us MIN_RUN_us MAX_RUN_us P99_RUN_us AVG_LAT_us MAX_LAT_us P99_LAT_us LATE_N AVG_LATE_us MAX_LATE_us TOTAL_LAT_us RUN_BUCKETS LAT_BUCKETS WQ_ID WORKQUEUE FUNCTION"
+for b in '2048:3,1024:1 -' '1024:0 -' 'inf:1,2048:1 -' '1024:1, -' '1024 -' '- 1024:x' '-1024:1 -' '1024:1,1024:1 -'; do
+	printf '%s\n3 3 0 3.000 1.000 1.000 1.000 1.000 0.000 0.000 0.000 0 0.000 0.000 0.000 %s 1b0809e7 wq fn\n' "$HH" "$b" > "$tmp/bad.snap"
+	expect_fail 2 "$tmp/bad.snap:2: column " "buckets '$b'" -- show -i "$tmp/bad.snap"
+done
+
 # CSV: as perf stat -x, read back by python's csv module
 sed 's/wqt_sleep_fn \[wqtest\]/wqt_sleep_fn,"x" [wqtest]/' "$tmp/a.snap" > "$tmp/csv.snap"
 if "$W" show -i "$tmp/csv.snap" -x , > "$tmp/out.csv" && python3 -c '
