@@ -37,7 +37,10 @@ expect_eq "wqstat JSON: the first twin's id" \
 	"$(grep -o "\"wq_id\": \"$id3\", \"destroyed\": false, \"queued\": 4, \"executed\": 4" /tmp/twins.json | grep -c .)" 1
 wqstat show -p > /tmp/twins.prom || fail "wqstat show -p"
 expect_eq "wqstat Prometheus: the first twin's label" \
-	"$(grep -c "^wqstat_executed_total{workqueue=\"wqtest_twin\",function=\"wqt_twin_fn \[wqtest\]\",wq_id=\"$id3\"} 4$" /tmp/twins.prom)" 1
+	"$(grep -c "^wqstat_executed_total{workqueue=\"wqtest_twin\",function=\"wqt_twin_fn \[wqtest\]\",wq_id=\"$id3\",destroyed=\"false\",unloaded=\"false\"} 4$" /tmp/twins.prom)" 1
+# two series of one name and function, told apart by wq_id alone
+expect_eq "wqstat Prometheus: series of wqt_twin_fn's executions (one per twin)" \
+	"$(grep -c '^wqstat_executed_total{workqueue="wqtest_twin",function="wqt_twin_fn \[wqtest\]",wq_id="[0-9a-f]\{8\}",destroyed="false",unloaded="false"} [0-9]*$' /tmp/twins.prom)" 2
 wqt_run twins 0 0
 stat_off
 for i in $(seq 50); do
