@@ -56,6 +56,20 @@ uint64_t wq_key_value(const struct wq_row *r, enum wq_key key)
 	}
 }
 
+int wq_row_name_cmp(const struct wq_row *a, const struct wq_row *b, enum wq_key key)
+{
+	int c;
+
+	if (key == KEY_WORKQUEUE || key == KEY_FUNCTION) {
+		c = strcmp(key == KEY_WORKQUEUE ? a->workqueue : a->function,
+			   key == KEY_WORKQUEUE ? b->workqueue : b->function);
+		if (c)
+			return c;
+	}
+	c = strcmp(a->workqueue, b->workqueue);
+	return c ? c : strcmp(a->function, b->function);
+}
+
 static enum wq_key sort_key;
 
 /*
@@ -65,25 +79,14 @@ static enum wq_key sort_key;
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct wq_row *a = pa, *b = pb;
-	int c;
+	uint64_t x = wq_key_value(a, sort_key), y = wq_key_value(b, sort_key);
 
-	if (sort_key == KEY_WORKQUEUE || sort_key == KEY_FUNCTION) {
-		c = strcmp(sort_key == KEY_WORKQUEUE ? a->workqueue : a->function,
-			   sort_key == KEY_WORKQUEUE ? b->workqueue : b->function);
-		if (c)
-			return c;
-	} else {
-		uint64_t x = wq_key_value(a, sort_key), y = wq_key_value(b, sort_key);
-
-		/* a value an interval cannot tell goes last */
-		x = x == WQ_UNKNOWN ? 0 : x;
-		y = y == WQ_UNKNOWN ? 0 : y;
-
-		if (x != y)
-			return x > y ? -1 : 1;
-	}
-	c = strcmp(a->workqueue, b->workqueue);
-	return c ? c : strcmp(a->function, b->function);
+	/* a value an interval cannot tell goes last; names have none (0) */
+	x = x == WQ_UNKNOWN ? 0 : x;
+	y = y == WQ_UNKNOWN ? 0 : y;
+	if (x != y)
+		return x > y ? -1 : 1;
+	return wq_row_name_cmp(a, b, sort_key);
 }
 
 void wq_sort(struct wq_table *t, enum wq_key key)
@@ -273,7 +276,7 @@ void wq_json_string(FILE *o, const char *s)
 }
 
 /* A time in microseconds as a JSON number; null when it is not known. */
-static void json_us(FILE *o, const char *key, uint64_t ns, bool comma)
+void wq_json_us(FILE *o, const char *key, uint64_t ns, bool comma)
 {
 	if (ns == WQ_UNKNOWN)
 		fprintf(o, "\"%s\": null%s", key, comma ? ", " : "");
@@ -282,9 +285,9 @@ static void json_us(FILE *o, const char *key, uint64_t ns, bool comma)
 			(unsigned long long)(ns % 1000), comma ? ", " : "");
 }
 
-static void json_row(FILE *o, const struct wq_row *r)
+void wq_json_ident(FILE *o, const struct wq_row *r)
 {
-	fputs("{\"workqueue\": ", o);
+	fputs("\"workqueue\": ", o);
 	wq_json_string(o, r->workqueue);
 	fputs(", \"function\": ", o);
 	wq_json_string(o, r->function);
@@ -293,20 +296,27 @@ static void json_row(FILE *o, const struct wq_row *r)
 		wq_json_string(o, r->wq_id);
 	else
 		fputs("null", o);
-	fprintf(o, ", \"destroyed\": %s, \"queued\": %llu, \"executed\": %llu, \"cancelled\": %llu, ",
-		r->destroyed ? "true" : "false", (unsigned long long)r->queued,
+	fprintf(o, ", \"destroyed\": %s", r->destroyed ? "true" : "false");
+}
+
+static void json_row(FILE *o, const struct wq_row *r)
+{
+	fputc('{', o);
+	wq_json_ident(o, r);
+	fprintf(o, ", \"queued\": %llu, \"executed\": %llu, \"cancelled\": %llu, ",
+		(unsigned long long)r->queued,
 		(unsigned long long)r->executed, (unsigned long long)r->cancelled);
-	json_us(o, "total_run_us", r->run_total, true);
-	json_us(o, "avg_run_us", r->run_avg, true);
-	json_us(o, "min_run_us", r->run_min, true);
-	json_us(o, "max_run_us", r->run_max, true);
-	json_us(o, "p99_run_us", r->run_p99, true);
-	json_us(o, "avg_lat_us", r->lat_avg, true);
-	json_us(o, "max_lat_us", r->lat_max, true);
-	json_us(o, "p99_lat_us", r->lat_p99, true);
+	wq_json_us(o, "total_run_us", r->run_total, true);
+	wq_json_us(o, "avg_run_us", r->run_avg, true);
+	wq_json_us(o, "min_run_us", r->run_min, true);
+	wq_json_us(o, "max_run_us", r->run_max, true);
+	wq_json_us(o, "p99_run_us", r->run_p99, true);
+	wq_json_us(o, "avg_lat_us", r->lat_avg, true);
+	wq_json_us(o, "max_lat_us", r->lat_max, true);
+	wq_json_us(o, "p99_lat_us", r->lat_p99, true);
 	fprintf(o, "\"late_n\": %llu, ", (unsigned long long)r->late_n);
-	json_us(o, "avg_late_us", r->late_avg, true);
-	json_us(o, "max_late_us", r->late_max, false);
+	wq_json_us(o, "avg_late_us", r->late_avg, true);
+	wq_json_us(o, "max_late_us", r->late_max, false);
 	fputc('}', o);
 }
 
@@ -506,20 +516,20 @@ void wq_print_diff_json(FILE *o, const struct wq_diff *d, const char *na,
 			delta(a->queued, b->queued), delta(a->executed, b->executed),
 			delta(a->cancelled, b->cancelled));
 		fputs(", ", o);
-		json_us(o, "a_avg_run_us", a->run_avg, true);
-		json_us(o, "b_avg_run_us", b->run_avg, false);
+		wq_json_us(o, "a_avg_run_us", a->run_avg, true);
+		wq_json_us(o, "b_avg_run_us", b->run_avg, false);
 		json_ratio(o, "avg_run_ratio", a->run_avg, b->run_avg);
 		fputs(", ", o);
-		json_us(o, "a_p99_run_us", a->run_p99, true);
-		json_us(o, "b_p99_run_us", b->run_p99, false);
+		wq_json_us(o, "a_p99_run_us", a->run_p99, true);
+		wq_json_us(o, "b_p99_run_us", b->run_p99, false);
 		json_ratio(o, "p99_run_ratio", a->run_p99, b->run_p99);
 		fputs(", ", o);
-		json_us(o, "a_avg_lat_us", a->lat_avg, true);
-		json_us(o, "b_avg_lat_us", b->lat_avg, false);
+		wq_json_us(o, "a_avg_lat_us", a->lat_avg, true);
+		wq_json_us(o, "b_avg_lat_us", b->lat_avg, false);
 		json_ratio(o, "avg_lat_ratio", a->lat_avg, b->lat_avg);
 		fputs(", ", o);
-		json_us(o, "a_p99_lat_us", a->lat_p99, true);
-		json_us(o, "b_p99_lat_us", b->lat_p99, false);
+		wq_json_us(o, "a_p99_lat_us", a->lat_p99, true);
+		wq_json_us(o, "b_p99_lat_us", b->lat_p99, false);
 		json_ratio(o, "p99_lat_ratio", a->lat_p99, b->lat_p99);
 		fputc('}', o);
 	}

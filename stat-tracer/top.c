@@ -793,11 +793,8 @@ static void draw(const struct view *v, const struct top_opts *o, enum wq_key key
 /* A time in microseconds as a JSON number, null when unknown. */
 static void json_us(FILE *o, const char *key, uint64_t ns)
 {
-	if (ns == WQ_UNKNOWN)
-		fprintf(o, ", \"%s\": null", key);
-	else
-		fprintf(o, ", \"%s\": %llu.%03llu", key, (unsigned long long)(ns / 1000),
-			(unsigned long long)(ns % 1000));
+	fputs(", ", o);
+	wq_json_us(o, key, ns, false);
 }
 
 /* A rate as a JSON number: null were it not finite. */
@@ -848,18 +845,10 @@ static void print_json(FILE *o, const struct view *v, enum wq_key key, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct wq_row *r = &v->iv.rows[i];
 
-		fputs(i ? ", {\"workqueue\": " : "{\"workqueue\": ", o);
-		wq_json_string(o, r->workqueue);
-		fputs(", \"function\": ", o);
-		wq_json_string(o, r->function);
-		fputs(", \"wq_id\": ", o);
-		if (r->wq_id[0])
-			wq_json_string(o, r->wq_id);
-		else
-			fputs("null", o);
-		fprintf(o, ", \"destroyed\": %s, \"executed\": %llu, \"queued\": %llu",
-			r->destroyed ? "true" : "false", (unsigned long long)r->executed,
-			(unsigned long long)r->queued);
+		fputs(i ? ", {" : "{", o);
+		wq_json_ident(o, r);
+		fprintf(o, ", \"executed\": %llu, \"queued\": %llu",
+			(unsigned long long)r->executed, (unsigned long long)r->queued);
 		fprintf(o, ", \"cancelled\": %llu", (unsigned long long)r->cancelled);
 		json_num(o, "exec_per_s", r->executed / v->secs);
 		json_num(o, "queued_per_s", r->queued / v->secs);

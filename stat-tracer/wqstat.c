@@ -606,23 +606,12 @@ static enum wq_key diff_key;
 static int diff_key_cmp(const void *p, const void *q)
 {
 	const struct wq_diff_row *x = p, *y = q;
-	const struct wq_row *rx = x->b ? x->b : x->a, *ry = y->b ? y->b : y->a;
-	double gx, gy;
-	int c;
+	double gx = growth(x, diff_key), gy = growth(y, diff_key);
 
-	if (diff_key == KEY_WORKQUEUE || diff_key == KEY_FUNCTION) {
-		c = strcmp(diff_key == KEY_WORKQUEUE ? rx->workqueue : rx->function,
-			   diff_key == KEY_WORKQUEUE ? ry->workqueue : ry->function);
-		if (c)
-			return c;
-	} else {
-		gx = growth(x, diff_key);
-		gy = growth(y, diff_key);
-		if (gx != gy)
-			return gx > gy ? -1 : 1;
-	}
-	c = strcmp(rx->workqueue, ry->workqueue);
-	return c ? c : strcmp(rx->function, ry->function);
+	/* the names have no growth (0): they sort by name alone */
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	return wq_row_name_cmp(x->b ? x->b : x->a, y->b ? y->b : y->a, diff_key);
 }
 
 /*

@@ -105,6 +105,11 @@ int wq_key_parse(const char *s, enum wq_key *key);
 uint64_t wq_key_value(const struct wq_row *r, enum wq_key key);
 const char *wq_key_names(void);
 void wq_sort(struct wq_table *t, enum wq_key key);
+/*
+ * @a against @b by name: by @key's name first if it is KEY_WORKQUEUE or
+ * KEY_FUNCTION, then by workqueue and function, as strcmp().
+ */
+int wq_row_name_cmp(const struct wq_row *a, const struct wq_row *b, enum wq_key key);
 
 /* The one error printer: "wqstat: " and the message on stderr, then exit. */
 void __attribute__((noreturn, format(printf, 2, 3))) wq_die(int code, const char *fmt, ...);
@@ -168,6 +173,10 @@ void wq_print_prometheus(FILE *o, const struct wq_table *t);
 void wq_write_table(FILE *o, const struct wq_table *t);
 void wq_print_csv(FILE *o, const struct wq_table *t, size_t limit, char sep);
 void wq_json_string(FILE *o, const char *s);
+/* "KEY": a time in us (null if WQ_UNKNOWN), and ", " after it if @comma. */
+void wq_json_us(FILE *o, const char *key, uint64_t ns, bool comma);
+/* A row's "workqueue", "function", "wq_id" and "destroyed" members. */
+void wq_json_ident(FILE *o, const struct wq_row *r);
 /* The length of the valid UTF-8 sequence at @s, 0 if it is not one. */
 size_t wq_utf8_len(const unsigned char *s);
 

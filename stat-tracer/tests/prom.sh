@@ -19,6 +19,15 @@ CHECK=$FIX/check.py
 PKGS="prometheus prometheus-node-exporter"
 tmp=$(mktemp -d)
 . "$(dirname "$0")/tap.sh"
+# missing_lines FILE LINE...: the LINEs that are not whole lines of FILE, in missing[]
+missing_lines() {
+	local f=$1 l
+	shift
+	missing=()
+	for l in "$@"; do
+		grep -qxF -- "$l" "$f" || missing+=("missing: $l")
+	done
+}
 pids=()
 policy=/usr/sbin/policy-rc.d
 policy_moved=false policy_ours=false
@@ -176,10 +185,7 @@ want_lines=(
 	'wqstat_run_seconds_bucket{workqueue="wqtest",function="wqt_forever_fn [wqtest]",wq_id="1b0809e7",destroyed="false",unloaded="false",le="34.359738368"} 0'
 	'wqstat_since_reset_seconds 12.345'
 )
-missing=()
-for l in "${want_lines[@]}"; do
-	grep -qxF -- "$l" "$tmp/hist.prom" || missing+=("missing: $l")
-done
+missing_lines "$tmp/hist.prom" "${want_lines[@]}"
 if [ ${#missing[@]} = 0 ]; then
 	t_ok "hist: labels without (destroyed)/(unloaded), wq_id of twins and of the \"-\" row, escaped quote, backslash, U+FFFD"
 else
@@ -203,10 +209,7 @@ want_old=(
 	"wqstat_latency_seconds_sum{$L} 0.002000000"
 	"wqstat_latency_seconds_count{$L} 20"
 )
-missing=()
-for l in "${want_old[@]}"; do
-	grep -qxF -- "$l" "$tmp/old.prom" || missing+=("missing: $l")
-done
+missing_lines "$tmp/old.prom" "${want_old[@]}"
 if [ ${#missing[@]} = 0 ] && [ "$(grep -c '^wqstat_run_seconds_bucket' "$tmp/old.prom")" = 4 ]; then
 	t_ok "old: without buckets, the histograms have +Inf only (count = executed, sum = total run, latency sum = avg * executed)"
 else
