@@ -1,8 +1,10 @@
 #!/bin/bash
-# make bench: boot the patched guest once and run guest/bench.sh: every
-# workload under every way of watching, interleaved, 5 rounds; then the cost
-# of reading a 10,000-row table.  The table is printed and kept in
-# build/bench/.
+# make bench: boot the patched guest three times and run guest/bench.sh:
+# every workload under every way of watching, interleaved, 5 rounds; the
+# bpftrace script against the stat file; I/O to a loop device; the cost of
+# reading a 10,000-row table (phase main); the cost per item with up to
+# 131,072 live rows (phase rows); destroy_workqueue() (phase destroy).  The
+# tables are printed and kept in build/bench/bench.txt.
 # make bench-vanilla (ci/bench.sh vanilla): the same workloads with nothing
 # watching, on the patched kernel (tracer off) and on unpatched 6.1, both
 # built from the same config plus kernel-patches/distro.config (jump labels,
@@ -22,7 +24,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
 mkdir -p "$out"
 export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
-"$top/ci/deps.sh" linux-perf || exit 2
+"$top/ci/deps.sh" linux-perf bpftrace linux-libc-dev || exit 2
 # run_bench NAME OUTDIR ARGS...: one bench boot; prints its table
 run_bench() {
 	local name=$1 dir=$2
@@ -32,7 +34,7 @@ run_bench() {
 	# unsynchronized and keeps time with the HPET, an emulated MMIO
 	# device: each clock read then costs a trap that no machine with an
 	# invariant TSC pays.  Both kernels and every way of watching get it.
-	WQ_PROGRESS=bench-$name WQ_WITH_PERF=1 "$top/ci/guest.sh" "$name" bench "$dir" tsc=reliable "$@"
+	WQ_PROGRESS=bench-$name WQ_WITH_PERF=${WQ_WITH_PERF-1} "$top/ci/guest.sh" "$name" bench "$dir" tsc=reliable "$@"
 	local rc=$?
 	guest_done bench "$dir" $rc || return $?
 	guest_output "$dir/results.txt"
@@ -41,7 +43,15 @@ run_bench() {
 case ${1:-} in
 '')
 	"$top/ci/build.sh" linux >&2 || { echo "bench: the build failed" >&2; exit 2; }
-	run_bench linux "$out/patched" workqueue_stat_capacity=16384 | tee "$out/bench.txt"
+	# three boots: the ways of watching (capacity 16,384, as before);
+	# the rows phase (131,072 rows and room for the rest); destroy at
+	# the default capacity.  The last two need neither perf nor
+	# bpftrace, so they boot the smaller image.
+	{
+		run_bench linux "$out/patched" workqueue_stat_capacity=16384 || exit $?
+		WQ_WITH_PERF= GUEST_MEM=3072 run_bench linux "$out/rows" workqueue_stat_capacity=135168 wqbench.phase=rows || exit $?
+		WQ_WITH_PERF= run_bench linux "$out/destroy" wqbench.phase=destroy || exit $?
+	} | tee "$out/bench.txt"
 	exit "${PIPESTATUS[0]}" ;;
 vanilla) test=bench-patched label=PATCHED mode=vanilla ;;
 placebo) test=bench-placebo label=PLACEBO mode=placebo ;;

@@ -59,6 +59,7 @@ mkdir -p "$new/usr/lib/wqtest/tests" "$new/usr/lib/wqtest/modules" "$new/usr/bin
 cp "$top"/guest/*.sh "$new/usr/lib/wqtest/"
 cp "$top"/guest/tests/*.sh "$new/usr/lib/wqtest/tests/"
 cp -r "$top"/guest/golden "$new/usr/lib/wqtest/"
+cp -r "$top"/guest/bench "$new/usr/lib/wqtest/"
 find "$mods" -name '*.ko' -exec cp {} "$new/usr/lib/wqtest/modules/" \;
 cp "$top"/build/tools/* "$new/usr/bin/"
 cp "$top/build/stat-tracer/wqstat" "$new/usr/bin/"

@@ -26,16 +26,26 @@ install() {
 	fi
 	inst_multiple bash cat grep sed awk sort head tail wc sleep date seq tr \
 		cut uname sync stat timeout nproc insmod rmmod lsmod env basename \
-		dirname mktemp printf od cmp diff taskset dmesg swapon swapoff
+		dirname mktemp printf od cmp diff taskset dmesg swapon swapoff \
+		losetup join
 	# the staged tree: scripts, modules, data
 	cp -a "$WQ_STAGE/." "$initdir/"
 	# staged executables get their libraries resolved by dracut
 	for f in "$WQ_STAGE"/usr/bin/*; do
 		[ -x "$f" ] && inst_binary "$f" "/usr/bin/${f##*/}"
 	done
-	# perf, for the benchmark's "perf kwork" way of watching
+	# perf and bpftrace, for the benchmark's "perf kwork" and "bpftrace"
+	# ways of watching (bpftrace brings LLVM: about 200 MB, in the
+	# bench's image only)
 	if [ -n "${WQ_WITH_PERF:-}" ]; then
 		inst_binary perf || derror "wqtest: could not install perf"
+		inst_binary bpftrace || derror "wqtest: could not install bpftrace"
+		# bpftrace parses its programs with clang, which includes the
+		# kernel's UAPI types (linux-libc-dev)
+		mkdir -p "$initdir/usr/include/x86_64-linux-gnu"
+		cp -a /usr/include/linux /usr/include/asm-generic "$initdir/usr/include/" &&
+			cp -a /usr/include/x86_64-linux-gnu/asm "$initdir/usr/include/x86_64-linux-gnu/" ||
+			derror "wqtest: could not install the UAPI headers for bpftrace"
 	fi
 	inst_hook cmdline 01 "$moddir/wqtest-hook.sh"
 }

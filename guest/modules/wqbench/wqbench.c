@@ -12,6 +12,15 @@
  *   many F R         F distinct work functions (F <= 1024), one item each,
  *                    queued then flushed; R rounds
  *   table F W        F functions on each of W new workqueues: F x W rows
+ *   spin M U R       M items of one function that spins U us, queued then
+ *                    flushed; R rounds (work long enough to time the same
+ *                    way with any tracer)
+ *   scale F W R      F functions on each of W workqueues kept from one
+ *                    call to the next (W <= 128): F x W distinct rows, one
+ *                    item each, queued then flushed; R rounds
+ *   destroy N        N new workqueues, each given one item to run, then
+ *                    destroyed; the result is the time of destroy_workqueue()
+ *                    alone: "items=N ns=T ns_per_item=X"
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,12 +35,15 @@
 #include <linux/workqueue.h>
 
 #define WQB_FUNCS	1024
+#define WQB_SCALE_WQS	128
+#define WQB_DESTROY_MAX	4096
 
 static struct workqueue_struct *wqb_wq;
 static struct dentry *wqb_dir;
 static DEFINE_MUTEX(wqb_lock);
 static char wqb_result[128];
 static atomic_long_t wqb_sum;
+static unsigned int wqb_spin_us;
 
 /*
  * 1024 distinct work functions.  Each adds its own constant, so that the
@@ -116,6 +128,129 @@ static int wqb_burst(struct workqueue_struct *wq, unsigned int m,
 	return 0;
 }
 
+static void wqb_spin_fn(struct work_struct *work)
+{
+	ktime_t end = ktime_add_us(ktime_get(), READ_ONCE(wqb_spin_us));
+
+	while (ktime_before(ktime_get(), end))
+		cpu_relax();
+}
+
+/* @m items of wqb_spin_fn spinning @us each, queued then flushed; @r rounds. */
+static int wqb_spin(unsigned int m, unsigned int us, unsigned int r)
+{
+	struct work_struct *items;
+	unsigned int i, k;
+	ktime_t t0;
+
+	if (!m || !r || m > 4096 || us > 10000)
+		return -EINVAL;
+	items = kvcalloc(m, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	WRITE_ONCE(wqb_spin_us, us);
+	for (i = 0; i < m; i++)
+		INIT_WORK(&items[i], wqb_spin_fn);
+	t0 = ktime_get();
+	for (k = 0; k < r; k++) {
+		for (i = 0; i < m; i++)
+			queue_work(wqb_wq, &items[i]);
+		for (i = 0; i < m; i++)
+			flush_work(&items[i]);
+	}
+	wqb_result_set((u64)m * r, ktime_to_ns(ktime_sub(ktime_get(), t0)));
+	kvfree(items);
+	return 0;
+}
+
+/* The workqueues of "scale", kept between calls so that their rows stay live. */
+static struct workqueue_struct *wqb_scale_wqs[WQB_SCALE_WQS];
+static unsigned int wqb_scale_nr;
+
+/* Keep exactly @w scale workqueues. */
+static int wqb_scale_resize(unsigned int w)
+{
+	while (wqb_scale_nr > w)
+		destroy_workqueue(wqb_scale_wqs[--wqb_scale_nr]);
+	while (wqb_scale_nr < w) {
+		struct workqueue_struct *wq;
+
+		wq = alloc_workqueue("wqbs_%u", 0, 0, wqb_scale_nr);
+		if (!wq)
+			return -ENOMEM;
+		wqb_scale_wqs[wqb_scale_nr++] = wq;
+	}
+	return 0;
+}
+
+/* F functions on each of W kept workqueues, one item each; R rounds. */
+static int wqb_scale(unsigned int f, unsigned int w, unsigned int r)
+{
+	struct work_struct *items;
+	unsigned int i, j, k, m = f * w;
+	ktime_t t0;
+	int ret;
+
+	if (!f || f > WQB_FUNCS || w > WQB_SCALE_WQS || (!r && w))
+		return -EINVAL;
+	ret = wqb_scale_resize(w);
+	if (ret || !w)
+		return ret;
+	items = kvcalloc(m, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	for (i = 0; i < m; i++)
+		INIT_WORK(&items[i], wqb_fns[i % f]);
+	t0 = ktime_get();
+	for (k = 0; k < r; k++) {
+		for (j = 0; j < w; j++)
+			for (i = 0; i < f; i++)
+				queue_work(wqb_scale_wqs[j], &items[j * f + i]);
+		for (i = 0; i < m; i++)
+			flush_work(&items[i]);
+	}
+	wqb_result_set((u64)m * r, ktime_to_ns(ktime_sub(ktime_get(), t0)));
+	kvfree(items);
+	return 0;
+}
+
+/* @n fresh workqueues, each with one item run; then destroy_workqueue() timed. */
+static int wqb_destroy(unsigned int n)
+{
+	struct workqueue_struct **wqs;
+	struct work_struct work;
+	unsigned int i, made;
+	u64 ns = 0;
+	ktime_t t0;
+	int ret = 0;
+
+	if (!n || n > WQB_DESTROY_MAX)
+		return -EINVAL;
+	wqs = kvcalloc(n, sizeof(*wqs), GFP_KERNEL);
+	if (!wqs)
+		return -ENOMEM;
+	INIT_WORK_ONSTACK(&work, wqb_fns[0]);
+	for (made = 0; made < n; made++) {
+		wqs[made] = alloc_workqueue("wqbd_%u", 0, 0, made);
+		if (!wqs[made]) {
+			ret = -ENOMEM;
+			break;
+		}
+		queue_work(wqs[made], &work);
+		flush_work(&work);
+	}
+	for (i = 0; i < made; i++) {
+		t0 = ktime_get();
+		destroy_workqueue(wqs[i]);
+		ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	}
+	destroy_work_on_stack(&work);
+	kvfree(wqs);
+	if (!ret)
+		wqb_result_set(n, ns);
+	return ret;
+}
+
 /* F functions on each of W fresh workqueues, to fill F x W rows. */
 static int wqb_table(unsigned int f, unsigned int w)
 {
@@ -139,8 +274,8 @@ static int wqb_table(unsigned int f, unsigned int w)
 static int wqb_dispatch(const char *line)
 {
 	char name[16];
-	unsigned int a = 0, b = 0;
-	int n = sscanf(line, "%15s %u %u", name, &a, &b);
+	unsigned int a = 0, b = 0, c = 0;
+	int n = sscanf(line, "%15s %u %u %u", name, &a, &b, &c);
 
 	if (n < 2)
 		return -EINVAL;
@@ -152,6 +287,12 @@ static int wqb_dispatch(const char *line)
 		return wqb_burst(wqb_wq, a, a, b, true);
 	if (!strcmp(name, "table") && n == 3)
 		return wqb_table(a, b);
+	if (!strcmp(name, "spin") && n == 4)
+		return wqb_spin(a, b, c);
+	if (!strcmp(name, "scale") && n == 4)
+		return wqb_scale(a, b, c);
+	if (!strcmp(name, "destroy") && n == 2)
+		return wqb_destroy(a);
 	return -EINVAL;
 }
 
@@ -206,6 +347,7 @@ static int __init wqb_init(void)
 static void __exit wqb_exit(void)
 {
 	debugfs_remove_recursive(wqb_dir);
+	wqb_scale_resize(0);
 	destroy_workqueue(wqb_wq);
 }
 
