@@ -3,7 +3,9 @@
 #   make check       host tests + the guest suite; ends "N passed, N failed"
 #   make mutants     the bugs of ci/mutants/, each must fail a test (MUTANTS=k04 picks)
 #   make run-guest SCRIPT=path   run a script as root in the guest
-#   make bench       what watching workqueues costs, six ways, one guest run
+#   make bench       what watching workqueues costs: seven ways (bpftrace
+#                    among them), I/O to a loop device, 131,072 rows,
+#                    destroy_workqueue(); three guest boots
 #   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
 #   make bench-placebo  the control: vanilla vs vanilla with its code moved
 # Everything is built in build/; each target installs the Debian packages it

@@ -11,16 +11,19 @@
 #            (boot with workqueue_stat_capacity= of at least 131,072 + 4,096)
 #   destroy  destroy_workqueue() at the default capacity, tracer never
 #            enabled, then on, then off again
-# It may also carry wqbench.rounds=N and wqbench.ways=a,b.
+# It may also carry wqbench.rounds=N (the micro-workloads' and the rows
+# phase's rounds), wqbench.loop_rounds=N and wqbench.ways=a,b.
 . /usr/lib/wqtest/tests/lib.sh
 B=/sys/kernel/debug/wqbench
 BT=/usr/lib/wqtest/bench/wqstat.bt
 rounds=5
+loop_rounds=7
 phase=main
 ways="nothing stat stock new hist perf bpftrace"
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	wqbench.rounds=*) rounds=${arg#wqbench.rounds=} ;;
+	wqbench.loop_rounds=*) loop_rounds=${arg#wqbench.loop_rounds=} ;;
 	wqbench.ways=*) ways=$(echo "${arg#wqbench.ways=}" | tr , ' ') ;;
 	wqbench.phase=*) phase=${arg#wqbench.phase=} ;;
 	esac
@@ -338,7 +341,7 @@ loop_bench() {
 	head -c $((64 << 20)) /dev/zero > /tmp/lo/img
 	dev=$(losetup -f --show /tmp/lo/img) || { echo "# skip loop: losetup failed"; umount /tmp/lo; return; }
 	local name=${dev#/dev/}
-	local loads=("write 4096 4000" "read 4096 4000" "write 65536 1000" "read 65536 1000")
+	local loads=("write 4096 8000" "read 4096 8000" "write 65536 2000" "read 65536 2000")
 	# work items per request: a request finds the loop queue's item still
 	# pending now and then and joins it, so the items are counted, once
 	# per workload, by the stat tracer (ITEMS/s = IOS/s x this)
@@ -354,14 +357,18 @@ loop_bench() {
 		echo "#   $1 $2 x $3: $v items ($(stat_awk -v wq=$name '$(idx["WORKQUEUE"]) == wq { printf "%s %s ", $(idx["FUNCTION"]), $(idx["EXECUTED"]) }'))"
 	done
 	: > /tmp/loop.samples
-	for r in $(seq 1 "$rounds"); do
+	local order nw=$(echo $lways | wc -w)
+	for r in $(seq 1 "$loop_rounds"); do
+		# the ways in another order each round (rotated), so that none
+		# always runs first after a load changes
+		order=$(echo $lways $lways | tr ' ' '\n' | tail -n +$(( (r - 1) % nw + 1 )) | head -n $nw | tr '\n' ' ')
 		for wl in "${loads[@]}"; do
 			set -- $wl
-			for w in $lways; do
+			for w in $order; do
 				v=$(run_way $w loopio $1 $dev $2 $3) || v=
 				echo "$1-$(($2 / 1024))k $w $(echo "$v" | sed -n 's/.*mbps=\([0-9.]*\) iops=\([0-9]*\).*/\1 \2/p')" >> /tmp/loop.samples
 			done
-			progress "loop round $r of $rounds, $1 $2: $(tail -n $(echo $lways | wc -w) /tmp/loop.samples | awk '{ printf "%s %s ", $2, $3 }')MB/s"
+			progress "loop round $r of $loop_rounds, $1 $2: $(tail -n $nw /tmp/loop.samples | awk '{ printf "%s %s ", $2, $3 }')MB/s"
 		done
 	done
 	losetup -d $dev; umount /tmp/lo
