@@ -77,7 +77,7 @@ fi
 : > "$out/$mode-samples"
 for round in 1 2; do
 	for kern in $test bench-vanilla; do
-		run_bench $kern "$out/$mode-$kern-$round" wqbench.ways=nothing wqbench.rounds=5 > "$out/$mode-$kern-$round.txt" || exit $?
+		WQ_WITH_PERF= run_bench $kern "$out/$mode-$kern-$round" wqbench.ways=nothing wqbench.rounds=5 > "$out/$mode-$kern-$round.txt" || exit $?
 		awk -v k=$kern '$2 == "nothing" && $3 ~ /^[0-9]+$/ { print k, $1, $3 }' "$out/$mode-$kern-$round.txt" >> "$out/$mode-samples"
 	done
 done
