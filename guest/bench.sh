@@ -342,19 +342,21 @@ loop_bench() {
 	dev=$(losetup -f --show /tmp/lo/img) || { echo "# skip loop: losetup failed"; umount /tmp/lo; return; }
 	local name=${dev#/dev/}
 	local loads=("write 4096 8000" "read 4096 8000" "write 65536 2000" "read 65536 2000")
-	# work items per request: a request finds the loop queue's item still
-	# pending now and then and joins it, so the items are counted, once
-	# per workload, by the stat tracer (ITEMS/s = IOS/s x this)
-	echo "# loop: $dev over a 64 MiB file in tmpfs; the items of its queue per request, counted by the stat tracer:"
+	# work items per request: each one runs the hardware queue from
+	# kblockd (blk_mq_run_work_fn), which queues the loop queue's item; a
+	# request that finds that item still pending joins it.  So the items
+	# are counted, every queue of the machine, once per workload, by the
+	# stat tracer (ITEMS/s = IOS/s x items per request)
+	echo "# loop: $dev over a 64 MiB file in tmpfs; the work items of the machine per request, counted by the stat tracer:"
 	: > /tmp/loop.per
 	for wl in "${loads[@]}"; do
 		set -- $wl
 		echo 1 > $T/workqueue_stat_reset; echo 1 > $T/workqueue_stat_enabled
 		loopio $1 $dev $2 $3 > /dev/null
 		echo 0 > $T/workqueue_stat_enabled
-		v=$(stat_wq_sum EXECUTED $name)
+		v=$(stat_awk '{ s += $(idx["EXECUTED"]) } END { print s + 0 }')
 		echo "$1-$(($2 / 1024))k $(awk -v a=$v -v b=$3 'BEGIN { printf "%.4f", a / b }')" >> /tmp/loop.per
-		echo "#   $1 $2 x $3: $v items ($(stat_awk -v wq=$name '$(idx["WORKQUEUE"]) == wq { printf "%s %s ", $(idx["FUNCTION"]), $(idx["EXECUTED"]) }'))"
+		echo "#   $1 $2 x $3: $v items: $(stat_awk '$(idx["EXECUTED"]) > 0 { printf "%s %s %s; ", $(idx["WORKQUEUE"]), $(idx["FUNCTION"]), $(idx["EXECUTED"]) }')"
 	done
 	: > /tmp/loop.samples
 	local order nw=$(echo $lways | wc -w)
