@@ -16,10 +16,10 @@
 all: guest
 
 deps:
-	@ci/deps.sh
+	@ci/deps.sh linux-source-$(or $(KERNEL),6.1)
 
 kernel: deps
-	@ci/kernel.sh linux kernel-patches/series kernel-patches/guest.config kernel-patches/wqstat.config kernel-patches/mm.config
+	@bash -c 'top=$$PWD; . ci/lib.sh && wq_kernel && ci/kernel.sh $$wq_name $$wq_kp/series kernel-patches/guest.config kernel-patches/wqstat.config kernel-patches/mm.config'
 
 guest:
 	@ci/build.sh linux

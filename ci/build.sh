@@ -1,17 +1,22 @@
 #!/bin/bash
 # Build everything the guest needs and stage it in build/stage-NAME:
-#   ci/build.sh [NAME]   (NAME: linux, the default; another kernel tree name
-#                         with its own fragments is set up by its caller)
+#   ci/build.sh [NAME [FRAGMENT...]]
+# NAME: the kernel tree in build/, by default the normal kernel of $KERNEL
+# (linux for 6.1, the default; linux-6.12 for KERNEL=6.12); another tree
+# name with its own fragments is set up by its caller.  SERIES: the series
+# to apply (by default the kernel's own, kernel-patches/[6.12/]series).
 # Steps: packages, kernel tree + config + build, test modules, wqstat, stage.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-name=${1:-linux}
+. "$top/ci/lib.sh"
+wq_kernel || exit 2
+name=${1:-$wq_name}
 [ $# -eq 0 ] || shift
 fragments=("$@")
 [ ${#fragments[@]} -gt 0 ] || fragments=("$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" "$top/kernel-patches/mm.config")
-series=${SERIES:-$top/kernel-patches/series}
+series=${SERIES:-$wq_kp/series}
 
-"$top/ci/deps.sh"
+"$top/ci/deps.sh" "$wq_pkg"
 # one build of a tree at a time: a second target waits, then finds it built
 mkdir -p "$top/build"
 exec 8> "$top/build/$name.lock"
@@ -34,9 +39,12 @@ done
 # userspace tools
 make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror >&2
 
-# page-types, built from the kernel tree itself (tools/vm)
-if [ -f "$tree/tools/vm/page-types.c" ]; then
-	if ! make -C "$tree/tools/vm" page-types > "$top/build/page-types-$name.log" 2>&1; then
+# page-types, built from the kernel tree itself (tools/vm in 6.1, tools/mm
+# in 6.12)
+pt=$tree/tools/vm
+[ -f "$pt/page-types.c" ] || pt=$tree/tools/mm
+if [ -f "$pt/page-types.c" ]; then
+	if ! make -C "$pt" page-types > "$top/build/page-types-$name.log" 2>&1; then
 		cat "$top/build/page-types-$name.log" >&2
 		echo "build.sh: tools/vm/page-types failed to build" >&2
 		exit 1
@@ -58,12 +66,15 @@ rm -rf "$new"
 mkdir -p "$new/usr/lib/wqtest/tests" "$new/usr/lib/wqtest/modules" "$new/usr/bin"
 cp "$top"/guest/*.sh "$new/usr/lib/wqtest/"
 cp "$top"/guest/tests/*.sh "$new/usr/lib/wqtest/tests/"
-cp -r "$top"/guest/golden "$new/usr/lib/wqtest/"
+# the stock events' formats of this kernel, as its unpatched build has them
+mkdir -p "$new/usr/lib/wqtest/golden"
+cp "$top/guest/golden/$wq_kver"/*.format "$new/usr/lib/wqtest/golden/"
+echo "$wq_kver" > "$new/usr/lib/wqtest/kernel"
 cp -r "$top"/guest/bench "$new/usr/lib/wqtest/"
 find "$mods" -name '*.ko' -exec cp {} "$new/usr/lib/wqtest/modules/" \;
 cp "$top"/build/tools/* "$new/usr/bin/"
 cp "$top/build/stat-tracer/wqstat" "$new/usr/bin/"
-[ ! -x "$tree/tools/vm/page-types" ] || cp "$tree/tools/vm/page-types" "$new/usr/bin/"
+[ ! -x "$pt/page-types" ] || cp "$pt/page-types" "$new/usr/bin/"
 exec 9> "$top/build/dracut.lock"
 flock 9
 rm -rf "$stage"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# make check: host tests, the guest suite on the patched kernel, then the
-# reliability suite on the debug kernel.
+# make check: host tests, the guest suites on the patched 6.1 kernel, the
+# cross builds, the reliability suite on the debug kernel, then the guest
+# suites on the patched 6.12 kernel.  KERNEL=6.12 make check: the host
+# tests and the 6.12 suites alone (the cross builds and the debug kernel
+# are for 6.1 only: docs/pipeline.md says why).
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +14,8 @@ start=$(date +%s)
 status=0
 
 . "$top/ci/lib.sh"
+wq_kernel || exit 2
+kver=$wq_kver
 
 # result OK|FAIL|SKIP LINE: one line of the report, counted in the tally
 result() {
@@ -22,14 +27,16 @@ result() {
 }
 
 # boot KERNEL SUITE LABEL [KERNEL-ARGS...]: one guest boot that runs the
-# tests of SUITE (ci/suites), each named on its command line, and must
-# report each of them once
+# tests of SUITE (ci/suites; SUITE+OTHER: both suites' tests), each named
+# on its command line, and must report each of them once.  The results go
+# to build/guest/check[-SUITE][-$SUFFIX]
 boot() {
-	local kern=$1 suite=$2 label=$3 out tests rc
+	local kern=$1 suite=$2 label=$3 out tests rc s
 	shift 3
-	out=$top/build/guest/check-$suite
-	[ "$suite" != main ] || out=$top/build/guest/check
-	tests=$(suite_tests "$suite" | tr '\n' ' ')
+	out=$top/build/guest/check-${suite%%+*}
+	[ "${suite%%+*}" != main ] || out=$top/build/guest/check
+	out=$out${SUFFIX:+-$SUFFIX}
+	tests=$(for s in ${suite//+/ }; do suite_tests "$s"; done | tr '\n' ' ')
 	echo "# $label: booting build/$kern; tests: $(echo $tests | wc -w)" >&2
 	WQ_PROGRESS=$label "$top/ci/guest.sh" "$kern" check "$out" "$@" "wqtest.tests=$(echo $tests | tr ' ' ,)"
 	rc=$?
@@ -60,17 +67,29 @@ else
 	result FAIL "suites: in no suite of ci/suites, so never run: $unlisted"
 fi
 
-# 2. the guest suites on the normal kernel; when it does not build, stop:
-# the debug kernel would take as long again to fail the same way
-if ! "$top/ci/build.sh" linux; then
-	result FAIL "build: the guest kernel or its files did not build; the cross builds and the debug kernel were not tried"
-else
-	boot linux main guest
+# normal_suites VERSION: build the normal kernel of VERSION and boot its
+# suites; 1 when it did not build (nothing booted)
+normal_suites() {
+	local v=$1 name main=main label=guest
+	wq_kernel "$v" || return 1
+	name=$wq_name
+	if ! wq_run_kernel "$v" "$top/ci/build.sh"; then
+		result FAIL "build: the $v guest kernel or its files did not build"
+		return 1
+	fi
+	if [ "$v" != 6.1 ]; then
+		# the tests of what 6.12 has and 6.1 has not (BH workqueues...)
+		main=main+main-$v
+		label=guest-$v
+	fi
+	SUFFIX=
+	[ "$v" = 6.1 ] || SUFFIX=$v
+	boot "$name" "$main" "$label"
 	# the stat tracer on from boot with a tiny table
-	boot linux boot-tiny guest-boot-tiny workqueue_stat=1 workqueue_stat_capacity=16
+	boot "$name" boot-tiny "$label-boot-tiny" workqueue_stat=1 workqueue_stat_capacity=16
 	# every parameter of the tracer given garbage, empty, zero and huge
 	# values; the boot must go on with the defaults
-	boot linux boot-badargs guest-boot-badargs workqueue_stat=maybe workqueue_stat= \
+	boot "$name" boot-badargs "$label-boot-badargs" workqueue_stat=maybe workqueue_stat= \
 		workqueue_stat=99999999999999999999 workqueue_stat_capacity=0 \
 		workqueue_stat_capacity=banana workqueue_stat_capacity=-5 \
 		workqueue_stat_capacity=99999999999999999999 workqueue_stat_capacity=2000000
@@ -80,7 +99,19 @@ else
 	rm -f "$top/build/swap.img"
 	truncate -s 64M "$top/build/swap.img"
 	mkswap -q "$top/build/swap.img" > /dev/null
-	GUEST_DISK=$top/build/swap.img GUEST_MEM=3584 boot linux mm guest-mm
+	GUEST_DISK=$top/build/swap.img GUEST_MEM=3584 boot "$name" mm "$label-mm"
+	SUFFIX=
+	return 0
+}
+
+if [ "$kver" != 6.1 ]; then
+	# KERNEL=6.12: its suites alone
+	normal_suites "$kver"
+# 2. the guest suites on the normal kernel; when it does not build, stop:
+# the debug kernel would take as long again to fail the same way
+elif ! normal_suites 6.1; then
+	result FAIL "build: the 6.1 guest kernel did not build; the cross builds, the debug kernel and 6.12 were not tried"
+else
 
 	# 3. the series built for 32-bit x86 (vmlinux linked: a 64-bit
 	# division would not link) and for arm64 (its objects), with -Werror
@@ -107,6 +138,9 @@ else
 		boot debug debug debug
 		boot debug debug-tiny debug-tiny workqueue_stat_capacity=16
 	fi
+
+	# 5. the same suites on the patched 6.12 kernel (not the debug ones)
+	normal_suites 6.12
 fi
 
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")

@@ -1,13 +1,18 @@
 #!/bin/bash
-# Regenerate kernel-patches/ from the development tree (build/dev, branch
-# wq, on top of the tag "base"): git format-patch with a cover letter whose
-# text is kernel-patches/cover-letter.txt (subject line, blank line, body),
+# Regenerate the series of $KERNEL from its development tree (6.1, the
+# default: build/dev into kernel-patches/; KERNEL=6.12: build/dev-6.12 into
+# kernel-patches/6.12/; each a branch on top of the tag "base", a commit
+# of Debian's source): git format-patch with a cover letter whose
+# text is cover-letter.txt there (subject line, blank line, body),
 # and the series file.  The series is the source of truth; this is the only
-# way kernel-patches/*.patch are written.
+# way the *.patch files are written.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/ci/lib.sh"
+wq_kernel || exit 1
 dev=${DEV_TREE:-$top/build/dev}
-out=$top/kernel-patches
+[ "$wq_kver" = 6.1 ] || dev=${DEV_TREE:-$top/build/dev-$wq_kver}
+out=$wq_kp
 git_id=(-c user.name="wqstat developers" -c user.email="wqstat-dev@example.org")
 
 [ -d "$dev/.git" ] || [ -f "$dev/.git" ] || { echo "export-patches: no tree at $dev" >&2; exit 1; }

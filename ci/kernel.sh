@@ -3,7 +3,8 @@
 #
 #   ci/kernel.sh NAME SERIES FRAGMENT...
 #
-# build/NAME becomes a git tree of Debian's linux-source-6.1 with every patch
+# build/NAME becomes a git tree of Debian's linux-source-$KERNEL (6.1 by
+# default, or 6.12: ci/lib.sh, wq_kernel) with every patch
 # named in SERIES applied by git am (SERIES may be "none"), configured from
 # tinyconfig plus the fragments, validated, and built with ccache.
 # Re-running it only rebuilds what changed: the tree is reset to its base
@@ -19,7 +20,9 @@ for f in "$@"; do
 	fragments+=("$(realpath "$f")")
 done
 [ "$series" = none ] || series=$(realpath "$series")
-tar=${LINUX_SOURCE_TAR:-/usr/src/linux-source-6.1.tar.xz}
+. "$top/ci/lib.sh"
+wq_kernel || exit 1
+tar=$wq_tar
 tree=$top/build/$name
 jobs=${JOBS:-$(($(nproc) + 1))}
 git_id=(-c user.name="wqstat build" -c user.email="build@wqstat.invalid"
@@ -27,7 +30,7 @@ git_id=(-c user.name="wqstat build" -c user.email="build@wqstat.invalid"
 
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 
-[ -r "$tar" ] || die "$tar: no kernel source (install linux-source-6.1 or set LINUX_SOURCE_TAR)"
+[ -r "$tar" ] || die "$tar: no kernel source (install $wq_pkg or set LINUX_SOURCE_TAR)"
 
 # 1. the tree and its base commit, re-extracted only when the tarball changes
 tar_id="$(stat -c '%s %Y' "$tar") $tar"
@@ -50,7 +53,11 @@ fi
 
 # 2. the series, re-applied when it changed
 ver=$(make -s -C "$tree" kernelversion 2>/dev/null)
-tested=$(cat "$top/kernel-patches/BASE_VERSION" 2>/dev/null || echo unknown)
+# the version the series was tested on: its own BASE_VERSION, or the one
+# of the kernel's series (for SERIES=none, or ci/placebo's)
+kp=$wq_kp
+[ "$series" = none ] || [ ! -f "$(dirname "$series")/BASE_VERSION" ] || kp=$(dirname "$series")
+tested=$(cat "$kp/BASE_VERSION" 2>/dev/null || echo unknown)
 [ "$ver" = "$tested" ] ||
 	echo "kernel.sh: warning: the series was last tested on $tested; this source is $ver" >&2
 
@@ -122,7 +129,6 @@ fi
 export CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=wqstat KBUILD_BUILD_HOST=guest
 start=$(date +%s)
-. "$top/ci/lib.sh"
 total=$(build_total "$name" "$tree.objects")
 : > "$tree.build.log"
 build_progress "$tree.build.log" "kernel.sh: building build/$name" "$total" > /dev/null &

@@ -1,5 +1,36 @@
-# ci/lib.sh: what the host scripts share about a finished guest run.  Source
-# it; $top must name the repository.
+# ci/lib.sh: what the host scripts share: which kernel they build, and what
+# a finished guest run left.  Source it; $top must name the repository.
+
+# wq_kernel [VERSION]: the kernel the build and the guest are for, from
+# VERSION or else $KERNEL (6.1 when unset; 6.1 and 6.12 are supported).
+# Sets wq_kver (6.1 or 6.12), wq_kp (its directory of kernel-patches/: the
+# series, BASE_VERSION and cover-letter.txt), wq_tar (Debian's source
+# tarball, or $LINUX_SOURCE_TAR), wq_pkg (the package that has it) and
+# wq_name (the tree of its normal kernel in build/: linux for 6.1,
+# linux-6.12 for 6.12).  Fails, saying so, for another version.
+wq_kernel() {
+	wq_kver=${1:-${KERNEL:-6.1}}
+	case $wq_kver in
+	6.1)	wq_kp=$top/kernel-patches wq_name=linux ;;
+	6.12)	wq_kp=$top/kernel-patches/6.12 wq_name=linux-6.12 ;;
+	*)	echo "KERNEL=$wq_kver: not a kernel this project supports (6.1, the default, or 6.12)" >&2
+		return 1 ;;
+	esac
+	wq_pkg=linux-source-$wq_kver
+	wq_tar=${LINUX_SOURCE_TAR:-/usr/src/$wq_pkg.tar.xz}
+}
+# wq_run_kernel VERSION CMD...: run CMD for the kernel VERSION (the
+# scripts read it from $KERNEL), without a $LINUX_SOURCE_TAR that was
+# given for the other one
+wq_run_kernel() {
+	local v=$1
+	shift
+	if [ "$v" = "${KERNEL:-6.1}" ]; then
+		KERNEL=$v "$@"
+	else
+		env -u LINUX_SOURCE_TAR KERNEL="$v" "$@"
+	fi
+}
 
 # guest_problems RESULTS CONSOLE QEMU-STATUS: print what went wrong with a
 # guest run, one problem a line (the lines of a splat follow it, indented);

@@ -8,14 +8,15 @@
 # runs the host tests.  Prints "killed" or "SURVIVED" per mutant and last
 # "mutants: K killed of N"; exits 1 if any survived or did not build.
 # The unmutated tree must pass the same suites first, or every mutant
-# would be killed by a test that fails anyway.  MUTANT_TESTS=GLOBS runs the
+# would be killed by a test that fails anyway.  A mutant with "kernel: 6.12"
+# changes the 6.12 series' code (build/mutant-6.12, booted with that
+# kernel's tests); the others change 6.1's.  MUTANT_TESTS=GLOBS runs the
 # kernel mutants with those tests instead of their own (to see whether one
 # test alone catches a bug).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/ci/lib.sh"
 out=$top/build/mutants
-tree=$top/build/mutant
 mkdir -p "$out"
 start=$(date +%s)
 
@@ -41,20 +42,24 @@ field() {
 	sed -n "s/^$1: //p" "$2"
 }
 elapsed() { echo "$(( $(date +%s) - start )) s"; }
+# kern_of MUTANT: the kernel whose series it changes; tree_of VERSION: the
+# tree in build/ that the mutants of that kernel are built in
+kern_of() { local k; k=$(field kernel "$1"); echo "${k:-6.1}"; }
+tree_of() { if [ "$1" = 6.1 ]; then echo mutant; else echo "mutant-$1"; fi; }
 
-mutated=
+mutated= mtree=
 restore() {
-	[ -z "$mutated" ] || git -C "$tree" checkout -q -- "$mutated"
+	[ -z "$mutated" ] || git -C "$top/build/$mtree" checkout -q -- "$mutated"
 	mutated=
 }
 trap restore EXIT
 trap 'exit 130' INT TERM
 
-# run_kernel_suite DIR GLOBS: boot the mutant tree's guest with those
+# run_kernel_suite DIR GLOBS TREE: boot the mutant tree's guest with those
 # tests; 0 when all passed and the run was whole and clean
 run_kernel_suite() {
-	local dir=$1 globs=$2 rc
-	GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/ci/guest.sh" mutant check "$dir" \
+	local dir=$1 globs=$2 name=$3 rc
+	GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/ci/guest.sh" "$name" check "$dir" \
 		wqtest.failfast=1 "wqtest.tests=$globs" > "$dir.log" 2>&1
 	rc=$?
 	guest_problems "$dir/results.txt" "$dir/console.log" $rc > "$dir.problems" &&
@@ -67,12 +72,12 @@ run_host_suite() {
 }
 
 # the baselines: the same suites on the unmutated code must pass
-need_kernel=0 globs=
+declare -A globs=()
 for m in "${sel[@]}"; do
 	f=$(field file "$m")
 	case $f in
 	stat-tracer/*) ;;
-	*) need_kernel=1; globs=$globs,$(field tests "$m") ;;
+	*) k=$(kern_of "$m"); globs[$k]=${globs[$k]:-},$(field tests "$m") ;;
 	esac
 done
 hroot=$out/host-root
@@ -82,18 +87,19 @@ if ! run_host_suite "$hroot" "$out/host-base"; then
 	echo "mutants: the host tests fail without a mutant; see $out/host-base.log" >&2
 	exit 2
 fi
-if [ $need_kernel = 1 ]; then
-	echo "mutants: building build/mutant, the kernel the mutants change ($(elapsed))"
-	"$top/ci/build.sh" mutant > "$out/build-base.log" 2>&1 ||
-		{ echo "mutants: build/mutant does not build; see $out/build-base.log" >&2; exit 2; }
-	globs=$(echo "${globs#,}" | tr , '\n' | sort -u | paste -sd,)
-	echo "mutants: the unmutated kernel's run of $globs ($(elapsed))"
-	if ! run_kernel_suite "$out/base" "$globs"; then
-		echo "mutants: the unmutated kernel fails its suites; see $out/base/results.txt" >&2
-		cat "$out/base.problems" >&2
+for k in "${!globs[@]}"; do
+	t=$(tree_of "$k")
+	echo "mutants: building build/$t, the $k kernel the mutants change ($(elapsed))"
+	wq_run_kernel "$k" "$top/ci/build.sh" "$t" > "$out/build-base-$t.log" 2>&1 ||
+		{ echo "mutants: build/$t does not build; see $out/build-base-$t.log" >&2; exit 2; }
+	g=$(echo "${globs[$k]#,}" | tr , '\n' | sort -u | paste -sd,)
+	echo "mutants: the unmutated $k kernel's run of $g ($(elapsed))"
+	if ! run_kernel_suite "$out/base-$t" "$g" "$t"; then
+		echo "mutants: the unmutated $k kernel fails its suites; see $out/base-$t/results.txt" >&2
+		cat "$out/base-$t.problems" >&2
 		exit 2
 	fi
-fi
+done
 
 killed=0 total=0 bad=0
 for m in "${sel[@]}"; do
@@ -118,11 +124,13 @@ for m in "${sel[@]}"; do
 			echo "killed   $n ($where, $(( $(date +%s) - t0 )) s) by host: $(grep -m1 '^not ok' "$out/$n.log" || tail -n 1 "$out/$n.log")"
 		fi ;;
 	*)
-		where=$(python3 "$top/ci/mutate.py" "$m" "$tree") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
+		k=$(kern_of "$m")
+		mtree=$(tree_of "$k")
+		where=$(python3 "$top/ci/mutate.py" "$m" "$top/build/$mtree") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
 		mutated=$f
-		if ! "$top/ci/build.sh" mutant > "$out/$n.build.log" 2>&1; then
+		if ! wq_run_kernel "$k" "$top/ci/build.sh" "$mtree" > "$out/$n.build.log" 2>&1; then
 			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
-		elif run_kernel_suite "$out/$n" "$(field tests "$m")"; then
+		elif run_kernel_suite "$out/$n" "$(field tests "$m")" "$mtree"; then
 			echo "SURVIVED $n ($where): $what"
 		else
 			killed=$((killed + 1))
@@ -132,10 +140,12 @@ for m in "${sel[@]}"; do
 		restore ;;
 	esac
 done
-# leave build/mutant built as the series has it
-if [ $need_kernel = 1 ]; then
-	"$top/ci/build.sh" mutant > "$out/build-base.log" 2>&1 || echo "mutants: could not rebuild build/mutant unmutated" >&2
-fi
+# leave the mutant trees built as the series has them
+for k in "${!globs[@]}"; do
+	t=$(tree_of "$k")
+	wq_run_kernel "$k" "$top/ci/build.sh" "$t" > "$out/build-base-$t.log" 2>&1 ||
+		echo "mutants: could not rebuild build/$t unmutated" >&2
+done
 echo "# mutants took $(elapsed)"
 echo "mutants: $killed killed of $total"
 [ $killed -eq $total ] && [ $bad -eq 0 ]

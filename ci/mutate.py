@@ -21,8 +21,8 @@ def main():
             if not line or line.startswith("#"):
                 continue
             key, sep, val = line.partition(": ")
-            if not sep or key not in ("file", "from", "to", "nth", "tests"):
-                die("not a 'key: value' line of file/from/to/nth/tests: %r" % line)
+            if not sep or key not in ("file", "from", "to", "nth", "tests", "kernel"):
+                die("not a 'key: value' line of file/from/to/nth/tests/kernel: %r" % line)
             if key in spec:
                 die("%s: given twice" % key)
             spec[key] = val

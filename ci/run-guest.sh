@@ -9,9 +9,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 script=${1:-}
 [ -n "$script" ] || { echo "run-guest: usage: make run-guest SCRIPT=path/to/script.sh" >&2; exit 2; }
 [ -r "$script" ] || { echo "run-guest: $script: cannot read it" >&2; exit 2; }
-"$top/ci/build.sh" linux >&2 || exit 2
+wq_kernel || exit 2
+"$top/ci/build.sh" >&2 || exit 2
 out=$top/build/guest/run-guest
-WQ_USER_SCRIPT=$(realpath "$script") "$top/ci/guest.sh" linux script "$out"
+[ "$wq_kver" = 6.1 ] || out=$out-$wq_kver
+WQ_USER_SCRIPT=$(realpath "$script") "$top/ci/guest.sh" "$wq_name" script "$out"
 rc=$?
 res=$out/results.txt
 [ -s "$res" ] && guest_output "$res"

@@ -122,6 +122,23 @@ stat_get_full() {
 		}
 		$(idx["WORKQUEUE"]) == wq && f == fn { print $(idx[col]); exit }'
 }
+# hist_get COLUMN WORKQUEUE FUNCTION: one value of one row of
+# trace_stat/workqueues_hist (whose columns are those of the table, then
+# TOTAL_LAT_us, RUN_BUCKETS, LAT_BUCKETS, WQ_ID); for RUN_BUCKETS and
+# LAT_BUCKETS, the samples in the buckets ("le:count,..."; 0 for "-")
+hist_get() {
+	awk -v col="$1" -v wq="$2" -v fn="$3" '/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
+		$(idx["WORKQUEUE"]) == wq && $(idx["FUNCTION"]) == fn {
+			v = $(idx[col])
+			if (col ~ /_BUCKETS$/) {
+				n = 0; k = split(v, b, ",")
+				for (i = 1; i <= k; i++) { split(b[i], kv, ":"); n += kv[2] }
+				v = v == "-" ? 0 : n
+			}
+			print v; exit
+		}' "$T/trace_stat/workqueues_hist"
+}
 # stat_summary KEY: the value after "# KEY: " in the summary lines
 stat_summary() { sed -n "s/^# $1: \([^ ]*\).*/\1/p" "$STAT"; }
 # stat_rows: the number of rows in the table

@@ -12,7 +12,9 @@
  * The "stress" scenario (stress.c) mixes every kind of enqueue, cancel and
  * flush on every CPU for a fixed time and counts what it did; "pctl"
  * (pctl.c) runs items of known, spread run times for the P99 tests;
- * life.c has the module, timer and barrier scenarios of the churn tests.
+ * life.c has the module, timer and barrier scenarios of the churn tests;
+ * cmwq.c those of what later kernels added (BH workqueues, max_active per
+ * node).
  *
  * and their outcome is read back from /sys/kernel/debug/wqtest/result as
  * key=value lines.  A failed scenario makes the write fail with its -errno.
@@ -570,6 +572,12 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_barriers(wqt_wq, a);
 	if (!strcmp(name, "stress") && n == 3)
 		return wqt_scn_stress(a, b);
+	if (n == 3) {
+		int ret = wqt_scn_cmwq(wqt_wq, name, a, b);
+
+		if (ret != -ENOENT)
+			return ret;
+	}
 	return -EINVAL;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* wqtest: what core.c, stress.c, pctl.c and life.c share */
+/* wqtest: what core.c, stress.c, pctl.c, life.c and cmwq.c share */
 #ifndef WQTEST_H
 #define WQTEST_H
 
@@ -19,5 +19,7 @@ int wqt_scn_barriers(struct workqueue_struct *wq, unsigned int seconds);
 int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us);
 int wqt_scn_twins(unsigned int a, unsigned int b);
 void wqt_life_exit(void);
+int wqt_scn_cmwq(struct workqueue_struct *host_wq, const char *name,
+		 unsigned int a, unsigned int b);
 
 #endif

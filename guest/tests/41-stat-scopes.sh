@@ -1,0 +1,58 @@
+#!/bin/bash
+# Unbound queues on 6.12: pools by affinity scope, max_active per node,
+# and the time an item waits inactive.  For each affinity scope (cpu, smt,
+# cache, numa, system: workqueue.default_affinity_scope, which moves every
+# unbound queue to new pools) the test module queues 8 items that sleep
+# 10 ms on an unbound queue with max_active 2, on alternate CPUs, so that
+# items wait inactive and are activated by other items' completion, maybe
+# from another CPU's pool.  Checked: the rows of the five queues (one name,
+# five queues made and destroyed) count every queueing, execution and sample;
+# the latency is counted from the queueing, so it holds the inactive wait
+# as the items measured it themselves (within 2 ms an item); the stock
+# workqueue_activate_work event saw each item activated once.
+# requires: trace_stat/workqueues trace_stat/workqueues_hist workqueue_stat_enabled workqueue_stat_reset events/workqueue/workqueue_activate_work
+. /usr/lib/wqtest/tests/lib.sh
+wqt_load
+P=/sys/module/workqueue/parameters/default_affinity_scope
+[ -w "$P" ] || skip "no $P: this kernel has no affinity scopes (6.5+)"
+keep_buffer
+old=$(cat "$P")
+on_exit "echo $old > $P"
+echo "default affinity scope: $old"
+
+stat_reset_on
+trace_events workqueue_activate_work
+wait_ns=0 run_ns=0 n=0
+for scope in cpu smt cache numa system; do
+	echo "$scope" > "$P" || fail "set the affinity scope to $scope"
+	expect_eq "affinity scope" "$(cat "$P")" "$scope"
+	wqt_run maxact 8 10
+	expect_eq "$scope: items the module ran" "$(wqt_get executed)" 8
+	expect_le "$scope: most items at once, with max_active 2" "$(wqt_get most_at_once)" 2
+	wait_ns=$((wait_ns + $(wqt_get wait_ns)))
+	run_ns=$((run_ns + $(wqt_get run_ns)))
+	n=$((n + 8))
+done
+echo 0 > "$T/tracing_on"
+stat_off
+grep -e wqt_maxact_fn -e FUNCTION "$STAT"
+q='wqtest_maxact(destroyed)'
+expect_eq "QUEUED of wqt_maxact_fn" "$(stat_get QUEUED "$q" wqt_maxact_fn)" "$n"
+expect_eq "EXECUTED of wqt_maxact_fn" "$(stat_get EXECUTED "$q" wqt_maxact_fn)" "$n"
+expect_eq "run-time samples" "$(hist_get RUN_BUCKETS "$q" wqt_maxact_fn)" "$n"
+expect_eq "latency samples" "$(hist_get LAT_BUCKETS "$q" wqt_maxact_fn)" "$n"
+# the stock event: each item activated once, whether at once or later
+acts=$(trace_lines workqueue_activate_work wqt_maxact_fn | wc -l)
+expect_eq "workqueue_activate_work events of wqt_maxact_fn" "$acts" "$n"
+# with 2 at a time, 8 items of 10 ms wait 0, 0, 10, 10, 20, 20, 30, 30 ms:
+# the module's own sum is about 120 ms a scope
+wait_us=$(awk -v ns="$wait_ns" 'BEGIN { printf "%.3f", ns / 1000 }')
+expect_ge "the module's own wait, all scopes (us)" "$wait_us" $((5 * 100000))
+lat=$(hist_get TOTAL_LAT_us "$q" wqt_maxact_fn)
+# the tracer's wait starts after the module's clock and ends before it
+expect_le "TOTAL_LAT_us, against the module's $wait_us us" "$lat" "$wait_us"
+expect_ge "TOTAL_LAT_us" "$lat" "$(awk -v w="$wait_us" -v n="$n" 'BEGIN { print w - n * 2000 }')"
+run_us=$(awk -v ns="$run_ns" 'BEGIN { printf "%.3f", ns / 1000 }')
+run=$(stat_get TOTAL_RUN_us "$q" wqt_maxact_fn)
+expect_ge "TOTAL_RUN_us, against the module's $run_us us" "$run" "$run_us"
+expect_le "TOTAL_RUN_us" "$run" "$(awk -v r="$run_us" -v n="$n" 'BEGIN { print r + n * 2000 }')"
