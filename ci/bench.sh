@@ -4,7 +4,8 @@
 # bpftrace script against the stat file; I/O to a loop device; the cost of
 # reading a 10,000-row table (phase main); the cost per item with up to
 # 131,072 live rows (phase rows); destroy_workqueue() (phase destroy).  The
-# tables are printed and kept in build/bench/bench.txt.
+# tables are printed and kept in build/bench/bench.txt (KERNEL=6.12: the
+# 6.12 kernel, build/bench-6.12/).
 # make bench-vanilla (ci/bench.sh vanilla): the same workloads with nothing
 # watching, on the patched kernel (tracer off) and on unpatched 6.1, both
 # built from the same config plus kernel-patches/distro.config (jump labels,
@@ -21,7 +22,9 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/ci/lib.sh"
+wq_kernel || exit 2
 out=$top/build/bench
+[ "$wq_kver" = 6.1 ] || out=$out-$wq_kver
 mkdir -p "$out"
 export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
 "$top/ci/deps.sh" linux-perf bpftrace linux-libc-dev || exit 2
@@ -42,21 +45,26 @@ run_bench() {
 
 case ${1:-} in
 '')
-	"$top/ci/build.sh" linux >&2 || { echo "bench: the build failed" >&2; exit 2; }
+	"$top/ci/build.sh" >&2 || { echo "bench: the build failed" >&2; exit 2; }
 	# three boots: the ways of watching (capacity 16,384, as before);
 	# the rows phase (131,072 rows and room for the rest); destroy at
 	# the default capacity.  The last two need neither perf nor
 	# bpftrace, so they boot the smaller image.
 	{
-		run_bench linux "$out/patched" workqueue_stat_capacity=16384 || exit $?
-		WQ_WITH_PERF= GUEST_MEM=3072 run_bench linux "$out/rows" workqueue_stat_capacity=135168 wqbench.phase=rows || exit $?
-		WQ_WITH_PERF= run_bench linux "$out/destroy" wqbench.phase=destroy || exit $?
+		run_bench "$wq_name" "$out/patched" workqueue_stat_capacity=16384 || exit $?
+		WQ_WITH_PERF= GUEST_MEM=3072 run_bench "$wq_name" "$out/rows" workqueue_stat_capacity=135168 wqbench.phase=rows || exit $?
+		WQ_WITH_PERF= run_bench "$wq_name" "$out/destroy" wqbench.phase=destroy || exit $?
 	} | tee "$out/bench.txt"
 	exit "${PIPESTATUS[0]}" ;;
 vanilla) test=bench-patched label=PATCHED mode=vanilla ;;
 placebo) test=bench-placebo label=PLACEBO mode=placebo ;;
 *) echo "usage: ci/bench.sh [vanilla|placebo]" >&2; exit 2 ;;
 esac
+# the vanilla and placebo trees and ci/placebo's patch are 6.1's
+if [ "$wq_kver" != 6.1 ]; then
+	echo "bench: make bench-$mode is for 6.1 only (ci/placebo/ patches 6.1's workqueue.c); KERNEL=$wq_kver make bench runs the ways of watching" >&2
+	exit 2
+fi
 
 k=$top/kernel-patches
 common=("$k/guest.config" "$k/mm.config" "$k/distro.config")

@@ -9,7 +9,8 @@
 # and then compile every object of the series again with -Werror: a
 # warning in the series is a failure, one in the rest of 6.1 is not ours.
 # The source is a clean checkout of build/linux (ci/kernel.sh's patched
-# tree, built in place), so that the builds can go in build/cross-ARCH.
+# tree, built in place), so that the builds can go in build/cross-ARCH;
+# KERNEL=6.12: of build/linux-6.12, into build/cross-ARCH-6.12.
 # Prints one line of what was built and how long it took; exits non-zero
 # on a failure, with the build's last lines on stderr.
 set -euo pipefail
@@ -25,26 +26,31 @@ logged() {
 	die "$arch: $* failed (whole log: $log)"
 }
 
+. "$top/ci/lib.sh"
+wq_kernel || exit 1
+sfx=
+[ "$wq_kver" = 6.1 ] || sfx=-$wq_kver
 case $arch in
 i386)	cross= ;;
 arm64)	cross=aarch64-linux-gnu- ;;
 *)	die "usage: ci/cross.sh i386|arm64" ;;
 esac
-[ -d "$top/build/linux/.git" ] || die "build/linux: no patched tree; run make kernel first"
+tree=$top/build/$wq_name
+[ -d "$tree/.git" ] || die "build/$wq_name: no patched tree; run make kernel first"
 if [ -n "$cross" ]; then
 	"$top/ci/deps.sh" gcc-aarch64-linux-gnu
 else
 	"$top/ci/deps.sh"
 fi
 start=$(date +%s)
-echo "cross.sh: $arch: a checkout of build/linux, the config, then the build" >&2
+echo "cross.sh: $arch: a checkout of build/$wq_name, the config, then the build" >&2
 
 # 1. a clean checkout of the patched tree; objects are shared with it
-src=$top/build/cross-src
-head=$(git -C "$top/build/linux" rev-parse HEAD)
+src=$top/build/cross-src$sfx
+head=$(git -C "$tree" rev-parse HEAD)
 if [ ! -d "$src/.git" ]; then
 	rm -rf "$src"
-	git clone -q --shared --no-checkout "$top/build/linux" "$src"
+	git clone -q --shared --no-checkout "$tree" "$src"
 fi
 if [ ! -f "$src/Makefile" ] ||
    [ "$(git -C "$src" rev-parse -q --verify HEAD 2>/dev/null || true)" != "$head" ]; then
@@ -52,8 +58,8 @@ if [ ! -f "$src/Makefile" ] ||
 fi
 
 # 2. the config
-out=$top/build/cross-$arch
-log=$top/build/cross-$arch.log
+out=$top/build/cross-$arch$sfx
+log=$top/build/cross-$arch$sfx.log
 mkdir -p "$out"
 kmake=(make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
        CC="ccache ${cross}gcc" -j"$jobs")
@@ -85,8 +91,7 @@ if [ "$arch" = i386 ]; then
 else
 	goal=prepare
 fi
-. "$top/ci/lib.sh"
-total=$(build_total "cross-$arch" "$out.objects")
+total=$(build_total "cross-$arch$sfx" "$out.objects")
 build_progress "$log" "cross.sh: building $goal for $arch" "$total" > /dev/null &
 watcher=$!
 rc=0

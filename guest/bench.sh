@@ -15,6 +15,15 @@
 # phase's rounds), wqbench.loop_rounds=N and wqbench.ways=a,b.
 . /usr/lib/wqtest/tests/lib.sh
 B=/sys/kernel/debug/wqbench
+# the awk function of every table: med(k, arr), the median of arr[k, 1]
+# .. arr[k, n[k]]; it leaves the least and the most in lo[k] and hi[k]
+awk_med='function med(k, arr,   i, j, t, a, c) {
+	c = n[k]; for (i = 1; i <= c; i++) a[i] = arr[k, i]
+	for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	lo[k] = a[1]; hi[k] = a[c]
+	return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
+'
 BT=/usr/lib/wqtest/bench/wqstat.bt
 rounds=5
 loop_rounds=7
@@ -189,17 +198,12 @@ phase_rows() {
 			progress "rows: $((w * 1024)) rows, round $r of $rounds: $(tail -n 2 /tmp/rows | tr '\n' ' ')"
 		done
 	done
-	awk '{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; rows[$1] = 1 }
-		function med(k,   i, j, t, a, c) {
-			c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
-			for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-		}
+	awk "$awk_med"'{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; rows[$1] = 1 }
 		END {
 			printf "%-8s %14s %12s %12s %14s\n", "ROWS", "NOTHING_ns", "STAT_ns", "OVERHEAD_ns", "xOVERHEAD@1024"
 			for (r = 1024; r <= 131072; r *= 2) {
 				if (!(r in rows)) continue
-				x = med(r SUBSEP "nothing"); y = med(r SUBSEP "stat")
+				x = med(r SUBSEP "nothing", v); y = med(r SUBSEP "stat", v)
 				if (r == 1024) base = y - x
 				printf "%-8d %14d %12d %+12d %14.2f\n", r, x, y, y - x, (base > 0) ? (y - x) / base : 0
 			}
@@ -265,24 +269,18 @@ echo 1408 > $T/buffer_size_kb
 
 # the table: median, min, max per (workload, way); overhead over "nothing";
 # its ratio to the stock ring buffer's overhead
-awk -v ways="$avail" '
+awk -v ways="$avail" "$awk_med"'
 	{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; wl[$1] = 1 }
-	function med(k,   i, j, t, a, c) {
-		c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
-		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		lo[k] = a[1]; hi[k] = a[c]
-		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-	}
 	END {
 		nw = split(ways, W, " ")
 		printf "%-7s %-8s %10s %10s %10s %10s %9s %12s %12s\n", "WORKLOAD", "WAY", "MEDIAN_ns", "MIN_ns", "MAX_ns", "OVERHEAD", "xNOTHING", "xRINGBUF_OH", "xBPFTRACE_OH"
 		for (w in wl) {
-			base = med(w SUBSEP "nothing")
+			base = med(w SUBSEP "nothing", v)
 			rb = 0; bt = 0
-			for (i = 1; i <= nw; i++) if (W[i] == "stock") rb = med(w SUBSEP "stock") - base
-			for (i = 1; i <= nw; i++) if (W[i] == "bpftrace") bt = med(w SUBSEP "bpftrace") - base
+			for (i = 1; i <= nw; i++) if (W[i] == "stock") rb = med(w SUBSEP "stock", v) - base
+			for (i = 1; i <= nw; i++) if (W[i] == "bpftrace") bt = med(w SUBSEP "bpftrace", v) - base
 			for (i = 1; i <= nw; i++) {
-				k = w SUBSEP W[i]; m = med(k); oh = m - base
+				k = w SUBSEP W[i]; m = med(k, v); oh = m - base
 				printf "%-8s %-8s %10d %10d %10d %+10d %9.2f %12s %12s\n", w, W[i], m, lo[k], hi[k], oh,
 					base ? m / base : 0, (rb > 0 && W[i] != "nothing") ? sprintf("%.2f", oh / rb) : "-",
 					(bt > 0 && W[i] != "nothing") ? sprintf("%.3f", oh / bt) : "-"
@@ -374,13 +372,7 @@ loop_bench() {
 		done
 	done
 	losetup -d $dev; umount /tmp/lo
-	awk -v ways="$lways" 'FILENAME ~ /per$/ { per[$1] = $2; next } NF == 4 { k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; io[k, n[k]] = $4; wl[$1] = 1 }
-		function med(k, arr,   i, j, t, a, c) {
-			c = n[k]; for (i = 1; i <= c; i++) a[i] = arr[k, i]
-			for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			lo[k] = a[1]; hi[k] = a[c]
-			return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-		}
+	awk -v ways="$lways" "$awk_med"'FILENAME ~ /per$/ { per[$1] = $2; next } NF == 4 { k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3; io[k, n[k]] = $4; wl[$1] = 1 }
 		END {
 			nw = split(ways, W, " ")
 			printf "%-10s %-9s %10s %8s %8s %10s %10s %9s\n", "LOOP_IO", "WAY", "MEDIAN_MBps", "MIN", "MAX", "IOS/s", "ITEMS/s", "xNOTHING"

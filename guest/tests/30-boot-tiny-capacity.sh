@@ -16,6 +16,21 @@ wqt_run ordered 1
 wqt_run selffree 20
 wqt_run delayed 1
 wqt_run cancel
+# A full table gives up its oldest kept rows (of destroyed queues: the
+# boot's, the module's) to new ones, so a row may have just been freed.
+# Items of new functions, until no kept row is left and none is free: each
+# drop kicks the janitor, and each freed row goes to the next new function.
+B=/sys/kernel/debug/wqbench
+[ -d $B ] || insmod $MODDIR/wqbench.ko || fail "insmod wqbench.ko"
+on_exit 'rmmod wqbench 2> /dev/null'
+for i in $(seq 1 20); do
+	kept=$(grep -c -e '(destroyed)' -e '(unloaded)' "$STAT")
+	[ "$kept" = 0 ] && [ "$(stat_summary rows)" = 16 ] && break
+	echo "many 64 1" > $B/run || fail "wqbench many 64 1"
+	sleep 0.2
+done
+echo "kept rows left: $kept, after $i rounds of 64 functions"
+expect_eq "kept rows left" "$kept" 0
 expect_eq "rows" "$(stat_summary rows)" 16
 expect_eq "rows in the table body" "$(stat_rows)" 16
 grep -q '^# rows: 16 of 16$' "$STAT" || fail "summary does not say 16 of 16"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # mm_fault_swapin: an anonymous page is paged out with MADV_PAGEOUT onto the
 # guest's swap disk (a virtio disk backed by build/swap.img, ci/check.sh),
-# then read back; the event carries its address and its new pfn.
+# then read back; the event carries its address and its new pfn, and says
+# whether the page was mapped writable, which a write right after tells by
+# taking a fault or not (6.1 maps it read-only, 6.12 writable).
 # requires: events/mm_fault/mm_fault_swapin
 . /usr/lib/wqtest/tests/lib.sh
 [ -b /dev/vda ] || skip "no swap disk: boot with a virtio disk (GUEST_DISK, as ci/check.sh does)"

@@ -100,31 +100,56 @@ static int wqb_chain(unsigned int n)
 	return 0;
 }
 
-/* Queue @m items whose functions cycle through the first @f, flush; @r rounds. */
-static int wqb_burst(struct workqueue_struct *wq, unsigned int m,
-		     unsigned int f, unsigned int r, bool report)
+/* @m items, item i of function @fns[i % @nfns]; NULL without memory. */
+static struct work_struct *wqb_items(unsigned int m, const work_func_t *fns,
+				     unsigned int nfns)
 {
 	struct work_struct *items;
-	unsigned int i, k;
-	ktime_t t0;
+	unsigned int i;
 
-	if (!m || !r || !f || f > WQB_FUNCS || m > 65536)
-		return -EINVAL;
 	items = kvcalloc(m, sizeof(*items), GFP_KERNEL);
 	if (!items)
-		return -ENOMEM;
+		return NULL;
 	for (i = 0; i < m; i++)
-		INIT_WORK(&items[i], wqb_fns[i % f]);
-	t0 = ktime_get();
+		INIT_WORK(&items[i], fns[i % nfns]);
+	return items;
+}
+
+/*
+ * @r rounds of: queue the @m @items, item i on @wqs[i / @per_wq], then
+ * flush them all.  With @report, the items run and the time they took are
+ * the result.  Frees @items.
+ */
+static void wqb_rounds(struct workqueue_struct *const *wqs, unsigned int per_wq,
+		       struct work_struct *items, unsigned int m,
+		       unsigned int r, bool report)
+{
+	unsigned int i, k;
+	ktime_t t0 = ktime_get();
+
 	for (k = 0; k < r; k++) {
 		for (i = 0; i < m; i++)
-			queue_work(wq, &items[i]);
+			queue_work(wqs[i / per_wq], &items[i]);
 		for (i = 0; i < m; i++)
 			flush_work(&items[i]);
 	}
 	if (report)
 		wqb_result_set((u64)m * r, ktime_to_ns(ktime_sub(ktime_get(), t0)));
 	kvfree(items);
+}
+
+/* Queue @m items whose functions cycle through the first @f, flush; @r rounds. */
+static int wqb_burst(struct workqueue_struct *wq, unsigned int m,
+		     unsigned int f, unsigned int r, bool report)
+{
+	struct work_struct *items;
+
+	if (!m || !r || !f || f > WQB_FUNCS || m > 65536)
+		return -EINVAL;
+	items = wqb_items(m, wqb_fns, f);
+	if (!items)
+		return -ENOMEM;
+	wqb_rounds(&wq, m, items, m, r, report);
 	return 0;
 }
 
@@ -139,27 +164,16 @@ static void wqb_spin_fn(struct work_struct *work)
 /* @m items of wqb_spin_fn spinning @us each, queued then flushed; @r rounds. */
 static int wqb_spin(unsigned int m, unsigned int us, unsigned int r)
 {
+	static const work_func_t fn[] = { wqb_spin_fn };
 	struct work_struct *items;
-	unsigned int i, k;
-	ktime_t t0;
 
 	if (!m || !r || m > 4096 || us > 10000)
 		return -EINVAL;
-	items = kvcalloc(m, sizeof(*items), GFP_KERNEL);
+	items = wqb_items(m, fn, 1);
 	if (!items)
 		return -ENOMEM;
 	WRITE_ONCE(wqb_spin_us, us);
-	for (i = 0; i < m; i++)
-		INIT_WORK(&items[i], wqb_spin_fn);
-	t0 = ktime_get();
-	for (k = 0; k < r; k++) {
-		for (i = 0; i < m; i++)
-			queue_work(wqb_wq, &items[i]);
-		for (i = 0; i < m; i++)
-			flush_work(&items[i]);
-	}
-	wqb_result_set((u64)m * r, ktime_to_ns(ktime_sub(ktime_get(), t0)));
-	kvfree(items);
+	wqb_rounds(&wqb_wq, m, items, m, r, true);
 	return 0;
 }
 
@@ -187,8 +201,6 @@ static int wqb_scale_resize(unsigned int w)
 static int wqb_scale(unsigned int f, unsigned int w, unsigned int r)
 {
 	struct work_struct *items;
-	unsigned int i, j, k, m = f * w;
-	ktime_t t0;
 	int ret;
 
 	if (!f || f > WQB_FUNCS || w > WQB_SCALE_WQS || (!r && w))
@@ -196,21 +208,10 @@ static int wqb_scale(unsigned int f, unsigned int w, unsigned int r)
 	ret = wqb_scale_resize(w);
 	if (ret || !w)
 		return ret;
-	items = kvcalloc(m, sizeof(*items), GFP_KERNEL);
+	items = wqb_items(f * w, wqb_fns, f);
 	if (!items)
 		return -ENOMEM;
-	for (i = 0; i < m; i++)
-		INIT_WORK(&items[i], wqb_fns[i % f]);
-	t0 = ktime_get();
-	for (k = 0; k < r; k++) {
-		for (j = 0; j < w; j++)
-			for (i = 0; i < f; i++)
-				queue_work(wqb_scale_wqs[j], &items[j * f + i]);
-		for (i = 0; i < m; i++)
-			flush_work(&items[i]);
-	}
-	wqb_result_set((u64)m * r, ktime_to_ns(ktime_sub(ktime_get(), t0)));
-	kvfree(items);
+	wqb_rounds(wqb_scale_wqs, f, items, f * w, r, true);
 	return 0;
 }
 
