@@ -1,6 +1,8 @@
-# wqstat: workqueue tracepoints, a stat tracer and its tools, for Linux 6.1.
+# wqstat: workqueue tracepoints, a stat tracer and its tools, for Linux 6.1
+# and 6.12 (KERNEL=6.12 before any target picks 6.12; 6.1 is the default).
 #   make demo        build everything, boot the guest, show trace_stat/workqueues
-#   make check       host tests + the guest suite; ends "N passed, N failed"
+#   make check       host tests + the guest suites (6.1's, then 6.12's;
+#                    KERNEL=6.12: 6.12's alone); ends "N passed, N failed"
 #   make mutants     the bugs of ci/mutants/, each must fail a test (MUTANTS=k04 picks)
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs: seven ways (bpftrace
@@ -9,14 +11,15 @@
 #   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
 #   make bench-placebo  the control: vanilla vs vanilla with its code moved
 # Everything is built in build/; each target installs the Debian packages it
-# needs first.  LINUX_SOURCE_TAR=... points the build at another 6.1 source.
+# needs first.  LINUX_SOURCE_TAR=... points the build at another source of
+# the kernel KERNEL names.
 
 .PHONY: all deps kernel guest demo check mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
 
 all: guest
 
 deps:
-	@ci/deps.sh linux-source-$(or $(KERNEL),6.1)
+	@bash -c 'top=$$PWD; . ci/lib.sh && wq_kernel && ci/deps.sh $$wq_pkg'
 
 kernel: deps
 	@bash -c 'top=$$PWD; . ci/lib.sh && wq_kernel && ci/kernel.sh $$wq_name $$wq_kp/series kernel-patches/guest.config kernel-patches/wqstat.config kernel-patches/mm.config'
