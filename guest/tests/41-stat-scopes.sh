@@ -9,7 +9,8 @@
 # five queues made and destroyed) count every queueing, execution and sample;
 # the latency is counted from the queueing, so it holds the inactive wait
 # as the items measured it themselves (within 2 ms an item); the stock
-# workqueue_activate_work event saw each item activated once.
+# workqueue_activate_work event saw each item activated once, and the
+# stock events give the same latency, from the queueing, not the activation.
 # requires: trace_stat/workqueues trace_stat/workqueues_hist workqueue_stat_enabled workqueue_stat_reset events/workqueue/workqueue_activate_work
 . /usr/lib/wqtest/tests/lib.sh
 wqt_load
@@ -21,7 +22,7 @@ on_exit "echo $old > $P"
 echo "default affinity scope: $old"
 
 stat_reset_on
-trace_events workqueue_activate_work
+trace_events workqueue_queue_work workqueue_activate_work workqueue_execute_start
 wait_ns=0 run_ns=0 n=0
 for scope in cpu smt cache numa system; do
 	echo "$scope" > "$P" || fail "set the affinity scope to $scope"
@@ -41,9 +42,22 @@ expect_eq "QUEUED of wqt_maxact_fn" "$(stat_get QUEUED "$q" wqt_maxact_fn)" "$n"
 expect_eq "EXECUTED of wqt_maxact_fn" "$(stat_get EXECUTED "$q" wqt_maxact_fn)" "$n"
 expect_eq "run-time samples" "$(hist_get RUN_BUCKETS "$q" wqt_maxact_fn)" "$n"
 expect_eq "latency samples" "$(hist_get LAT_BUCKETS "$q" wqt_maxact_fn)" "$n"
-# the stock event: each item activated once, whether at once or later
+# the stock events: each item activated once, whether at once or later
 acts=$(trace_lines workqueue_activate_work wqt_maxact_fn | wc -l)
 expect_eq "workqueue_activate_work events of wqt_maxact_fn" "$acts" "$n"
+# and from them, per item (by work pointer, in order): the wait from the
+# queueing to the call, and from the activation to the call, summed (us)
+grep -e ' workqueue_queue_work: ' -e ' workqueue_activate_work: ' -e ' workqueue_execute_start: ' "$T/trace" |
+	grep wqt_maxact_fn | awk '
+	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1) * 1e6; ev = $(i + 1); break }
+	  match($0, /work struct[= ][0-9a-f]+/); w = substr($0, RSTART + 12, RLENGTH - 12) }
+	ev == "workqueue_queue_work:" { q[w] = ts }
+	ev == "workqueue_activate_work:" { a[w] = ts }
+	ev == "workqueue_execute_start:" { if (w in q && w in a) { lq += ts - q[w]; la += ts - a[w]; n++ }; delete q[w]; delete a[w] }
+	END { printf "%d %.3f %.3f\n", n, lq, la }' > /tmp/scopes.ev
+read -r ev_n ev_q ev_a < /tmp/scopes.ev
+echo "from the stock events: $ev_n items, $ev_q us from queueing to call, $ev_a us from activation to call"
+expect_eq "items paired in the stock events" "$ev_n" "$n"
 # with 2 at a time, 8 items of 10 ms wait 0, 0, 10, 10, 20, 20, 30, 30 ms:
 # the module's own sum is about 120 ms a scope
 wait_us=$(awk -v ns="$wait_ns" 'BEGIN { printf "%.3f", ns / 1000 }')
@@ -52,6 +66,12 @@ lat=$(hist_get TOTAL_LAT_us "$q" wqt_maxact_fn)
 # the tracer's wait starts after the module's clock and ends before it
 expect_le "TOTAL_LAT_us, against the module's $wait_us us" "$lat" "$wait_us"
 expect_ge "TOTAL_LAT_us" "$lat" "$(awk -v w="$wait_us" -v n="$n" 'BEGIN { print w - n * 2000 }')"
+# the stock events say the same, within 1 ms an item (another clock, other
+# probes): the latency runs from the queueing...
+expect_le "TOTAL_LAT_us, against the stock events' $ev_q us" "$lat" "$(awk -v e="$ev_q" -v n="$n" 'BEGIN { print e + n * 1000 }')"
+expect_ge "TOTAL_LAT_us" "$lat" "$(awk -v e="$ev_q" -v n="$n" 'BEGIN { print e - n * 1000 }')"
+# ...not from the activation, which came late for the items that waited
+expect_le "the wait from activation to call (us), at most half that from queueing" "$ev_a" "$(awk -v e="$ev_q" 'BEGIN { print e / 2 }')"
 run_us=$(awk -v ns="$run_ns" 'BEGIN { printf "%.3f", ns / 1000 }')
 run=$(stat_get TOTAL_RUN_us "$q" wqt_maxact_fn)
 expect_ge "TOTAL_RUN_us, against the module's $run_us us" "$run" "$run_us"
