@@ -7,12 +7,16 @@
 # module's own counts and clocks: both rows count every queueing, execution
 # and run-time sample, each BH run holds the module's 300 us and not much
 # more, and the host item's run is not lost to the BH items (the tracer
-# pairs a BH item per CPU, not per task) and holds their time.
+# pairs a BH item per CPU, not per task) and holds their time;
+# worklet_execute says worker=-1 for a BH item.
 # requires: trace_stat/workqueues trace_stat/workqueues_hist workqueue_stat_enabled workqueue_stat_reset
 . /usr/lib/wqtest/tests/lib.sh
 wqt_load
+keep_buffer
 stat_reset_on
+trace_events worklet_execute
 wqt_run bh 40 300
+echo 0 > "$T/tracing_on"
 stat_off
 cat "$WQT/result"
 [ -z "$(wqt_get unsupported)" ] || skip "this kernel has no BH workqueues: $(wqt_get unsupported)"
@@ -48,3 +52,11 @@ host=$(stat_get TOTAL_RUN_us wqtest wqt_bh_host_fn)
 expect_ge "TOTAL_RUN_us of wqt_bh_host_fn, against its own $host_us us" "$host" "$host_us"
 expect_le "TOTAL_RUN_us of wqt_bh_host_fn" "$host" "$(awk -v t="$host_us" 'BEGIN { print t + 2000 }')"
 expect_eq "lost pairs" "$(stat_summary 'lost pairs')" 0
+
+# worklet_execute names no worker for a BH item (it runs on whichever task
+# was interrupted), and the host's worker for the host's item
+expect_eq "worklet_execute of wqt_bh_fn with worker=-1" \
+	"$(trace_lines worklet_execute 'function=wqt_bh_fn ' | grep -c ' worker=-1$')" 80
+host_pid=$(trace_lines worklet_execute 'function=wqt_bh_host_fn ' | field worker)
+echo "the host item's worker: $host_pid"
+expect_ge "worklet_execute of wqt_bh_host_fn: its worker's pid" "$host_pid" 1

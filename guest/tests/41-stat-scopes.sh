@@ -5,8 +5,9 @@
 # unbound queue to new pools) the test module queues 8 items that sleep
 # 10 ms on an unbound queue with max_active 2, on alternate CPUs, so that
 # items wait inactive and are activated by other items' completion, maybe
-# from another CPU's pool.  Checked: the rows of the five queues (one name,
-# five queues made and destroyed) count every queueing, execution and sample;
+# from another CPU's pool.  Checked: the rows of the five queues (one name
+# of 31 characters, whole in the row; five queues made and destroyed) count
+# every queueing, execution and sample;
 # the latency is counted from the queueing, so it holds the inactive wait
 # as the items measured it themselves (within 2 ms an item); the stock
 # workqueue_activate_work event saw each item activated once, and the
@@ -37,7 +38,8 @@ done
 echo 0 > "$T/tracing_on"
 stat_off
 grep -e wqt_maxact_fn -e FUNCTION "$STAT"
-q='wqtest_maxact(destroyed)'
+# the queue's name has 31 characters, the most 6.12 keeps (WQ_NAME_LEN)
+q='wqtest_maxactive_node_scopes_31(destroyed)'
 expect_eq "QUEUED of wqt_maxact_fn" "$(stat_get QUEUED "$q" wqt_maxact_fn)" "$n"
 expect_eq "EXECUTED of wqt_maxact_fn" "$(stat_get EXECUTED "$q" wqt_maxact_fn)" "$n"
 expect_eq "run-time samples" "$(hist_get RUN_BUCKETS "$q" wqt_maxact_fn)" "$n"

@@ -188,7 +188,7 @@ static int wqt_scn_maxact(unsigned int n, unsigned int ms)
 	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
 	if (!items)
 		return -ENOMEM;
-	wq = alloc_workqueue("wqtest_maxact", WQ_UNBOUND, 2);
+	wq = alloc_workqueue("wqtest_maxactive_node_scopes_31", WQ_UNBOUND, 2);
 	if (!wq) {
 		kfree(items);
 		return -ENOMEM;
