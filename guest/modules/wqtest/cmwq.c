@@ -49,16 +49,6 @@ struct wqt_bh_run {
 
 static struct wqt_bh_run *wqt_bh;
 
-/* Busy-wait for @us microseconds of wall time; returns what it took. */
-static s64 wqt_bh_spin(unsigned int us)
-{
-	ktime_t start = ktime_get();
-
-	while (ktime_us_delta(ktime_get(), start) < us)
-		cpu_relax();
-	return ktime_to_ns(ktime_sub(ktime_get(), start));
-}
-
 /* Work function of the BH items: spin, and say where it ran. */
 static void wqt_bh_fn(struct work_struct *work)
 {
@@ -68,7 +58,7 @@ static void wqt_bh_fn(struct work_struct *work)
 		atomic_inc(&r->not_softirq);
 	else if (current == READ_ONCE(r->host_task))
 		atomic_inc(&r->on_host);
-	atomic64_add(wqt_bh_spin(r->us), &r->ns);
+	atomic64_add(wqt_spin(r->us), &r->ns);
 	atomic_inc(&r->ran);
 }
 

@@ -49,13 +49,14 @@ static atomic_t wqt_executed;
 static unsigned int wqt_spin_us;
 static atomic_t wqt_last_cpu = ATOMIC_INIT(-1);
 
-/* Busy-wait for @us microseconds of wall time. */
-static void wqt_spin(unsigned int us)
+/* Busy-wait for @us microseconds of wall time; returns the ns it took. */
+s64 wqt_spin(unsigned int us)
 {
 	ktime_t start = ktime_get();
 
 	while (ktime_us_delta(ktime_get(), start) < us)
 		cpu_relax();
+	return ktime_to_ns(ktime_sub(ktime_get(), start));
 }
 
 /* Work function of the "spin" and "burst" scenarios. */

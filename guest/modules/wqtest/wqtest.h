@@ -7,6 +7,7 @@
 #include <linux/workqueue.h>
 
 void wqt_result_set(const char *fmt, ...) __printf(1, 2);
+s64 wqt_spin(unsigned int us);
 int wqt_run_many(struct workqueue_struct *wq, work_func_t fn, unsigned int n);
 void wqt_item_ran(void);
 int wqt_items_ran(void);
