@@ -3,6 +3,8 @@
 #   make demo        build everything, boot the guest, show trace_stat/workqueues
 #   make check       host tests + the guest suites (6.1's, then 6.12's;
 #                    KERNEL=6.12: 6.12's alone); ends "N passed, N failed"
+#   make check-stress  make check beside a busy loop on every host core
+#                    (WQ_HOST_LOAD=N make check: N loops)
 #   make mutants     the bugs of ci/mutants/, each must fail a test (MUTANTS=k04 picks)
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs: seven ways (bpftrace
@@ -14,7 +16,7 @@
 # needs first.  LINUX_SOURCE_TAR=... points the build at another source of
 # the kernel KERNEL names.
 
-.PHONY: all deps kernel guest demo check mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
+.PHONY: all deps kernel guest demo check check-stress mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
 
 all: guest
 
@@ -35,6 +37,9 @@ demo:
 
 check:
 	@ci/check.sh
+
+check-stress:
+	@WQ_HOST_LOAD=$$(nproc) ci/check.sh
 
 mutants:
 	@ci/mutants.sh

@@ -4,6 +4,7 @@
 # suites on the patched 6.12 kernel.  KERNEL=6.12 make check: the host
 # tests, the 6.12 suites and the 6.12 cross builds (the debug kernel is
 # 6.1's only: docs/kernels.md says why).
+# WQ_HOST_LOAD=N runs N busy loops on the host meanwhile (make check-stress).
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +17,23 @@ status=0
 . "$top/ci/lib.sh"
 wq_kernel || exit 2
 kver=$wq_kver
+
+# WQ_HOST_LOAD=N: N busy loops on the host for the whole run (make
+# check-stress: one per host core), so that the guests' vCPUs are
+# descheduled as on a build server; the tests must pass all the same
+hogs=()
+if [ -n "${WQ_HOST_LOAD:-}" ] && [ "$WQ_HOST_LOAD" != 0 ]; then
+	if ! [[ $WQ_HOST_LOAD =~ ^[1-9][0-9]{0,2}$ ]]; then
+		echo "WQ_HOST_LOAD=$WQ_HOST_LOAD: not a number of busy loops (1 to 999)" >&2
+		exit 2
+	fi
+	for _ in $(seq "$WQ_HOST_LOAD"); do
+		sh -c 'while :; do :; done' &
+		hogs+=($!)
+	done
+	trap 'kill "${hogs[@]}" 2> /dev/null' EXIT
+	echo "# host load: $WQ_HOST_LOAD busy loops beside the run, on $(nproc) host cores" >&2
+fi
 
 # result OK|FAIL|SKIP LINE: one line of the report, counted in the tally
 result() {

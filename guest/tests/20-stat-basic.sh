@@ -1,6 +1,7 @@
 #!/bin/bash
-# The stat file: header, exact counts for 100 items spinning 1 ms each, and
-# the on/off semantics (off stops counting, on again does not clear).
+# The stat file: header, exact counts for 100 items spinning 1 ms each, their
+# times in the windows the test module measured around the tracer's probes,
+# and the on/off semantics (off stops counting, on again does not clear).
 # requires: trace_stat/workqueues workqueue_stat_enabled workqueue_stat_reset
 . /usr/lib/wqtest/tests/lib.sh
 wqt_load
@@ -27,6 +28,9 @@ total=$(stat_get TOTAL_RUN_us wqtest wqt_spin_fn)
 expect_ge "TOTAL_RUN_us of 100 x 1 ms" "$total" 100000
 avg=$(stat_get AVG_RUN_us wqtest wqt_spin_fn)
 expect_ge "AVG_RUN_us" "$avg" 1000
+# and every time column against the windows of the module's probes
+# around the tracer's own (win.c): exact, whatever the host did
+expect_row_wins wqtest wqt_spin_fn 100
 # sorted by total run time, largest first, then by executions: every row
 unsorted=$(awk '/^#/ { next } !hdr { hdr = 1; next }
 	{ t = $4 + 0; e = $2 + 0

@@ -32,5 +32,5 @@ expect_ge "EXECUTED of wq_barrier_func" "$(stat_get EXECUTED wqtest wq_barrier_f
 expect_eq "QUEUED of wq_barrier_func" "$(stat_get QUEUED wqtest wq_barrier_func)" 0
 expect_eq "MAX_LAT_us of wq_barrier_func" "$(stat_get MAX_LAT_us wqtest wq_barrier_func)" 0.000
 expect_eq "AVG_LAT_us of wq_barrier_func" "$(stat_get AVG_LAT_us wqtest wq_barrier_func)" 0.000
-max=$(stat_awk '$(idx["MAX_LAT_us"]) + 0 > m { m = $(idx["MAX_LAT_us"]) + 0 } END { print m + 0 }')
+max=$(stat_awk '$(idx["MAX_LAT_us"]) + 0 > m { m = $(idx["MAX_LAT_us"]) + 0 } END { printf "%.3f\n", m }')
 expect_le "largest MAX_LAT_us of any row" "$max" "$wall_us"

@@ -30,6 +30,83 @@ expect_le() {
 	echo "$1 = $2 (<= $3)"
 }
 
+# us_ns US: a time the tracer printed in us with three decimals, in ns
+# (exact: the tracer prints whole ns)
+us_ns() {
+	[[ $1 =~ ^([0-9]+)\.([0-9]{3})$ ]] || return 1
+	echo $((10#${BASH_REMATCH[1]} * 1000 + 10#${BASH_REMATCH[2]}))
+}
+# win_get KEY [RESULT-FILE]: a bound of the test module's windows, in ns
+# (guest/modules/wqtest/win.c: probes right before and right after the stat
+# tracer's own, on the same tracepoints and its clock, and the work
+# function's first and last statements, so that the tracer's sample of each
+# item lies in [lo, hi] whatever the host did meanwhile)
+win_get() { sed -n "s/^$1=//p" "${2:-$WQT/result}"; }
+# expect_win WHAT PRINTED_us LO_ns HI_ns: what the tracer printed lies in
+# the window [LO, HI] that the module measured around its probes: no
+# tolerance, the window is what the tracer may have seen
+expect_win() {
+	local got lo=$3 hi=$4
+	got=$(us_ns "$2") && [[ $lo =~ ^[0-9]+$ && $hi =~ ^[0-9]+$ ]] ||
+		fail "$1: got '$2', want a time in the window of the module's probes ['$lo', '$hi'] ns"
+	[ "$got" -ge "$lo" ] && [ "$got" -le "$hi" ] ||
+		fail "$1: got $2 us, outside the window of the module's probes [$lo, $hi] ns"
+	echo "$1 = $2 us, in the window [$lo, $hi] ns (width $((hi - lo)) ns)"
+}
+# p99_est NS MIN_ns MAX_ns: the tracer's P99 estimate for a 99th-percentile
+# sample of NS ns: the middle of its histogram bucket (64 ns units, eight
+# buckets to a power of two from 16 units up), kept within [MIN, MAX]
+p99_est() {
+	awk -v ns="$1" -v lo="$2" -v hi="$3" 'BEGIN {
+		u = int(ns / 64)
+		if (u < 16) { b = u; w = 1 }
+		else { o = 0; for (x = u; x >= 2; x = int(x / 2)) o++
+			w = 2 ^ (o - 3); b = int(u / w) * w }
+		m = b * 64 + w * 64 / 2
+		if (m < lo) m = lo
+		if (m > hi) m = hi
+		printf "%d\n", m
+	}'
+}
+# expect_p99_win WHAT PRINTED_us LO_ns HI_ns MIN_us MAX_us: the P99 the tracer
+# printed is its estimate of a sample in [LO, HI], the window of the sample
+# at its rank (the k-th smallest lower bound and upper bound); MIN and MAX
+# are the tracer's own, within which it keeps the estimate
+expect_p99_win() {
+	local mn mx
+	mn=$(us_ns "$5") && mx=$(us_ns "$6") || fail "$1: MIN '$5' or MAX '$6' is not a time"
+	expect_win "$1 (estimates of the window's ends)" "$2" \
+		"$(p99_est "$3" "$mn" "$mx")" "$(p99_est "$4" "$mn" "$mx")"
+}
+# expect_row_wins WORKQUEUE FUNCTION N [RESULT-FILE]: every time column of
+# the row against the windows of its N items, which the last scenario of
+# the test module watched (all of them, and only them, in the row): MIN,
+# MAX, P99 and TOTAL of the run; AVG (the sum over N, cut to the ns), MAX
+# and P99 of the latency (the table has no MIN_LAT_us: the P99's clamp
+# takes the smallest latency's low end)
+expect_row_wins() {
+	local wq=$1 fn=$2 n=$3 r=${4:-$WQT/result} mn
+	expect_eq "$fn: items the module's probes saw whole" "$(win_get win_items "$r")" "$n"
+	expect_win "$fn: MIN_RUN_us" "$(stat_get MIN_RUN_us "$wq" "$fn")" \
+		"$(win_get run_min_lo_ns "$r")" "$(win_get run_min_hi_ns "$r")"
+	expect_win "$fn: MAX_RUN_us" "$(stat_get MAX_RUN_us "$wq" "$fn")" \
+		"$(win_get run_max_lo_ns "$r")" "$(win_get run_max_hi_ns "$r")"
+	expect_win "$fn: TOTAL_RUN_us" "$(stat_get TOTAL_RUN_us "$wq" "$fn")" \
+		"$(win_get run_sum_lo_ns "$r")" "$(win_get run_sum_hi_ns "$r")"
+	expect_p99_win "$fn: P99_RUN_us" "$(stat_get P99_RUN_us "$wq" "$fn")" \
+		"$(win_get run_p99_lo_ns "$r")" "$(win_get run_p99_hi_ns "$r")" \
+		"$(stat_get MIN_RUN_us "$wq" "$fn")" "$(stat_get MAX_RUN_us "$wq" "$fn")"
+	expect_win "$fn: AVG_LAT_us x $n" \
+		"$(awk -v a="$(stat_get AVG_LAT_us "$wq" "$fn")" -v n="$n" 'BEGIN { printf "%.3f", a * n }')" \
+		"$(( $(win_get lat_sum_lo_ns "$r") > n ? $(win_get lat_sum_lo_ns "$r") - n : 0 ))" "$(win_get lat_sum_hi_ns "$r")"
+	expect_win "$fn: MAX_LAT_us" "$(stat_get MAX_LAT_us "$wq" "$fn")" \
+		"$(win_get lat_max_lo_ns "$r")" "$(win_get lat_max_hi_ns "$r")"
+	mn=$(awk -v n="$(win_get lat_min_lo_ns "$r")" 'BEGIN { printf "%.3f", n / 1000 }')
+	expect_p99_win "$fn: P99_LAT_us" "$(stat_get P99_LAT_us "$wq" "$fn")" \
+		"$(win_get lat_p99_lo_ns "$r")" "$(win_get lat_p99_hi_ns "$r")" \
+		"$mn" "$(stat_get MAX_LAT_us "$wq" "$fn")"
+}
+
 # progress MSG: tell the host how far a long run is, through the kernel
 # log (the console, which the host follows while the guest runs); the
 # results channel is left as it is

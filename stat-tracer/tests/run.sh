@@ -409,11 +409,14 @@ for want in 0 5; do
 		t_fail "run, unreadable table after CMD exited $want" "exit $rc (want $exp)" "$(cat "$tmp/err")"
 done
 sed -n '4,$p' "$tmp/a.snap" > "$fake/trace_stat/workqueues"
-# signals to wqstat: passed on to CMD, the tracer restored, CMD's fate as status
+# signals to wqstat: passed on to CMD, the tracer restored, CMD's fate as
+# status.  Each disposition the test relies on is set here, not inherited:
+# under nohup HUP comes in ignored, and the shell ignores INT and QUIT for
+# a job in the background
 for sig in TERM HUP INT; do
 	echo 0 > "$fake/workqueue_stat_enabled"
 	rm -f "$tmp/child"
-	env --default-signal=INT,QUIT "$W" run -- sh -c 'echo $$ > "$1"; exec sleep 30' sh "$tmp/child" > /dev/null 2> "$tmp/err" &
+	env --default-signal=TERM,HUP,INT,QUIT "$W" run -- sh -c 'echo $$ > "$1"; exec sleep 30' sh "$tmp/child" > /dev/null 2> "$tmp/err" &
 	wpid=$!
 	for _ in $(seq 50); do [ -s "$tmp/child" ] && break; sleep 0.1; done
 	on=$(cat "$fake/workqueue_stat_enabled")
@@ -430,6 +433,22 @@ for sig in TERM HUP INT; do
 		kill "$child" 2> /dev/null
 	fi
 done
+# a signal ignored on entry (HUP under nohup) stays ignored, by wqstat and
+# by CMD: CMD runs to its end, and its status and the report stand
+echo 0 > "$fake/workqueue_stat_enabled"
+rm -f "$tmp/child"
+env --ignore-signal=HUP "$W" run -- sh -c 'echo $$ > "$1"; sleep 2; exit 3' sh "$tmp/child" > /dev/null 2> "$tmp/err" &
+wpid=$!
+for _ in $(seq 50); do [ -s "$tmp/child" ] && break; sleep 0.1; done
+kill -s HUP $wpid
+kill -s HUP "$(cat "$tmp/child")"
+wait $wpid
+rc=$?
+if [ $rc -eq 3 ] && [ "$(cat "$fake/workqueue_stat_enabled")" = 0 ] && grep -q '^tracer ' "$tmp/err"; then
+	t_ok "SIGHUP ignored on entry (nohup): wqstat run and CMD keep it ignored; CMD's exit 3 stands, the report printed, the tracer off again"
+else
+	t_fail "SIGHUP ignored on entry" "exit $rc (want 3); enabled after: $(cat "$fake/workqueue_stat_enabled")" "$(cat "$tmp/err")"
+fi
 # fork() fails after the tracer was turned on (one process allowed, as
 # nobody): the error, exit 2, and the tracer off again.  The -O2 build:
 # LeakSanitizer forks at exit, which one process allowed forbids

@@ -35,10 +35,9 @@
 /* One "bh" run: its items, what they measured, and its host item. */
 struct wqt_bh_run {
 	struct workqueue_struct	*wq;
-	struct work_struct	*items;
+	struct work_struct	*items;		/* 2 * n BH items, then the host */
 	unsigned int		n;		/* items queued from the host */
 	unsigned int		us;
-	struct work_struct	host;
 	struct task_struct	*host_task;
 	s64			host_ns;
 	atomic_t		ran;
@@ -54,12 +53,14 @@ static void wqt_bh_fn(struct work_struct *work)
 {
 	struct wqt_bh_run *r = READ_ONCE(wqt_bh);
 
+	wqt_win_fn_start(work);
 	if (!in_serving_softirq())
 		atomic_inc(&r->not_softirq);
 	else if (current == READ_ONCE(r->host_task))
 		atomic_inc(&r->on_host);
 	atomic64_add(wqt_spin(r->us), &r->ns);
 	atomic_inc(&r->ran);
+	wqt_win_fn_end(work);
 }
 
 /*
@@ -68,10 +69,12 @@ static void wqt_bh_fn(struct work_struct *work)
  */
 static void wqt_bh_host_fn(struct work_struct *work)
 {
-	struct wqt_bh_run *r = container_of(work, struct wqt_bh_run, host);
-	ktime_t start = ktime_get();
+	struct wqt_bh_run *r = READ_ONCE(wqt_bh);
+	ktime_t start;
 	unsigned int i;
 
+	wqt_win_fn_start(work);
+	start = ktime_get();
 	WRITE_ONCE(r->host_task, current);
 	for (i = 0; i < r->n; i++) {
 		local_bh_disable();
@@ -81,6 +84,7 @@ static void wqt_bh_host_fn(struct work_struct *work)
 	WRITE_ONCE(r->host_task, NULL);
 	r->host_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	wqt_item_ran();
+	wqt_win_fn_end(work);
 }
 
 /* "bh N US": see the top of the file. */
@@ -88,15 +92,16 @@ static int wqt_scn_bh(struct workqueue_struct *host_wq, unsigned int n,
 		      unsigned int us)
 {
 	struct wqt_bh_run *r;
+	struct work_struct *host;
 	unsigned int i;
-	int ret = 0;
+	int ret = 0, win;
 
 	if (!n || n > 10000 || us > 10000)
 		return -EINVAL;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
-	r->items = kcalloc(2 * n, sizeof(*r->items), GFP_KERNEL);
+	r->items = kcalloc(2 * n + 1, sizeof(*r->items), GFP_KERNEL);
 	r->wq = alloc_workqueue("wqtest_bh", WQ_BH, 0);
 	if (!r->items || !r->wq) {
 		ret = -ENOMEM;
@@ -106,21 +111,29 @@ static int wqt_scn_bh(struct workqueue_struct *host_wq, unsigned int n,
 	r->us = us;
 	for (i = 0; i < 2 * n; i++)
 		INIT_WORK(&r->items[i], wqt_bh_fn);
-	INIT_WORK(&r->host, wqt_bh_host_fn);
+	host = &r->items[2 * n];
+	INIT_WORK(host, wqt_bh_host_fn);
 	WRITE_ONCE(wqt_bh, r);
+	win = wqt_win_begin(r->items, sizeof(*r->items), 2 * n + 1);
 
-	queue_work_on(cpumask_first(cpu_online_mask), host_wq, &r->host);
-	flush_work(&r->host);
+	queue_work_on(cpumask_first(cpu_online_mask), host_wq, host);
+	flush_work(host);
 	/* and n from here, run by a softirq wherever it comes */
 	for (i = n; i < 2 * n; i++)
 		queue_work(r->wq, &r->items[i]);
 	for (i = 0; i < 2 * n; i++)
 		flush_work(&r->items[i]);
+	wqt_win_end();
 
 	wqt_result_set("queued=%u\nexecuted=%d\non_host=%d\nnot_softirq=%d\nbh_ns=%lld\nhost_ns=%lld\n",
 		       2 * n, atomic_read(&r->ran), atomic_read(&r->on_host),
 		       atomic_read(&r->not_softirq),
 		       (long long)atomic64_read(&r->ns), (long long)r->host_ns);
+	if (!win) {
+		wqt_result_win("", 0, 2 * n, 0);
+		wqt_result_win("host_", 2 * n, 1, 0);
+	}
+	wqt_win_free();
 	WRITE_ONCE(wqt_bh, NULL);
 free_run:
 	if (r->wq)
@@ -152,9 +165,13 @@ static unsigned int wqt_maxact_ms;
 static void wqt_maxact_fn(struct work_struct *work)
 {
 	struct wqt_maxact_item *it = container_of(work, struct wqt_maxact_item, work);
-	ktime_t start = ktime_get();
-	int now = atomic_inc_return(&wqt_maxact_running);
-	int most = atomic_read(&wqt_maxact_most);
+	ktime_t start;
+	int now, most;
+
+	wqt_win_fn_start(work);
+	start = ktime_get();
+	now = atomic_inc_return(&wqt_maxact_running);
+	most = atomic_read(&wqt_maxact_most);
 
 	while (now > most && atomic_cmpxchg(&wqt_maxact_most, most, now) != most)
 		most = atomic_read(&wqt_maxact_most);
@@ -163,6 +180,7 @@ static void wqt_maxact_fn(struct work_struct *work)
 	atomic_dec(&wqt_maxact_running);
 	wqt_item_ran();
 	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)), &wqt_maxact_run_ns);
+	wqt_win_fn_end(work);
 }
 
 /* "maxact N MS": see the top of the file. */
@@ -171,7 +189,7 @@ static int wqt_scn_maxact(unsigned int n, unsigned int ms)
 	struct workqueue_struct *wq;
 	struct wqt_maxact_item *items;
 	unsigned int i, cpu = nr_cpu_ids;
-	int ran = 0;
+	int ran = 0, win;
 
 	if (!n || n > 1000 || ms > 1000)
 		return -EINVAL;
@@ -189,12 +207,14 @@ static int wqt_scn_maxact(unsigned int n, unsigned int ms)
 	atomic64_set(&wqt_maxact_run_ns, 0);
 	WRITE_ONCE(wqt_maxact_ms, ms);
 	ran -= wqt_items_ran();
+	for (i = 0; i < n; i++)
+		INIT_WORK(&items[i].work, wqt_maxact_fn);
+	win = wqt_win_begin(&items[0].work, sizeof(items[0]), n);
 	cpus_read_lock();
 	for (i = 0; i < n; i++) {
 		cpu = cpumask_next(cpu, cpu_online_mask);
 		if (cpu >= nr_cpu_ids)
 			cpu = cpumask_first(cpu_online_mask);
-		INIT_WORK(&items[i].work, wqt_maxact_fn);
 		items[i].queued = ktime_get();
 		queue_work_on(cpu, wq, &items[i].work);
 	}
@@ -202,12 +222,16 @@ static int wqt_scn_maxact(unsigned int n, unsigned int ms)
 	for (i = 0; i < n; i++)
 		flush_work(&items[i].work);
 	ran += wqt_items_ran();
+	wqt_win_end();
 	destroy_workqueue(wq);
 	kfree(items);
 	wqt_result_set("queued=%u\nexecuted=%d\nmost_at_once=%d\nwait_ns=%lld\nrun_ns=%lld\n",
 		       n, ran, atomic_read(&wqt_maxact_most),
 		       (long long)atomic64_read(&wqt_maxact_wait_ns),
 		       (long long)atomic64_read(&wqt_maxact_run_ns));
+	if (!win)
+		wqt_result_win("", 0, n, 0);
+	wqt_win_free();
 	return 0;
 }
 

@@ -38,7 +38,7 @@
 #include "wqtest.h"
 
 #define WQT_MAX_ITEMS	100000
-#define WQT_RESULT_SIZE	1024
+#define WQT_RESULT_SIZE	4096
 
 static struct workqueue_struct *wqt_wq;		/* "wqtest", per-CPU */
 static struct dentry *wqt_dir;
@@ -62,8 +62,10 @@ s64 wqt_spin(unsigned int us)
 /* Work function of the "spin" and "burst" scenarios. */
 static void wqt_spin_fn(struct work_struct *work)
 {
+	wqt_win_fn_start(work);
 	wqt_spin(READ_ONCE(wqt_spin_us));
 	atomic_inc(&wqt_executed);
+	wqt_win_fn_end(work);
 }
 
 /* Work function of the "on_cpu" scenario: records where it ran. */
@@ -78,8 +80,10 @@ static DECLARE_COMPLETION(wqt_delayed_done);
 /* Work function of the "delayed" scenarios: signals that it ran. */
 static void wqt_delayed_fn(struct work_struct *work)
 {
+	wqt_win_fn_start(work);
 	atomic_inc(&wqt_executed);
 	complete(&wqt_delayed_done);
+	wqt_win_fn_end(work);
 }
 
 /* Wait for wqt_delayed_fn without flushing, which would cut the delay. */
@@ -119,14 +123,18 @@ static void wqt_block_fn(struct work_struct *work)
 static unsigned int wqt_sleep_ms;
 static void wqt_sleep_fn(struct work_struct *work)
 {
+	wqt_win_fn_start(work);
 	msleep(READ_ONCE(wqt_sleep_ms));
 	atomic_inc(&wqt_executed);
+	wqt_win_fn_end(work);
 }
 
 /* Work function queued behind wqt_sleep_fn on an ordered queue. */
 static void wqt_behind_fn(struct work_struct *work)
 {
+	wqt_win_fn_start(work);
 	atomic_inc(&wqt_executed);
+	wqt_win_fn_end(work);
 }
 
 struct wqt_selffree {
@@ -160,8 +168,10 @@ static void wqt_chain_fn(struct work_struct *work)
 /* Work function of the "unbound" scenario. */
 static void wqt_unbound_fn(struct work_struct *work)
 {
+	wqt_win_fn_start(work);
 	wqt_spin(READ_ONCE(wqt_spin_us));
 	atomic_inc(&wqt_executed);
+	wqt_win_fn_end(work);
 }
 
 /* Replace the result text. */
@@ -172,6 +182,22 @@ void wqt_result_set(const char *fmt, ...)
 	va_start(args, fmt);
 	vscnprintf(wqt_result, sizeof(wqt_result), fmt, args);
 	va_end(args);
+}
+
+/*
+ * Append the tracer's windows of the items [@first, @first + @n) of the last
+ * watch (win.c), each key begun by @prefix; with @delay_ns, the lateness of
+ * a delayed item too.
+ */
+void wqt_result_win(const char *prefix, unsigned int first, unsigned int n,
+		    u64 delay_ns)
+{
+	size_t len = strlen(wqt_result);
+
+	if (wqt_win_report(wqt_result + len, sizeof(wqt_result) - len, prefix,
+			   first, n, delay_ns) < 0)
+		scnprintf(wqt_result + len, sizeof(wqt_result) - len,
+			  "%swin_items=none\n", prefix);
 }
 
 /* For work functions of the other files: one more item ran. */
@@ -191,12 +217,15 @@ int wqt_run_many(struct workqueue_struct *wq, work_func_t fn, unsigned int n)
 {
 	struct work_struct *items;
 	unsigned int i;
+	int win;
 
 	if (!n || n > WQT_MAX_ITEMS)
 		return -EINVAL;
 	items = kvcalloc(n, sizeof(*items), GFP_KERNEL);
 	if (!items)
 		return -ENOMEM;
+	/* without the series' tracepoints (a vanilla kernel), no windows */
+	win = wqt_win_begin(items, sizeof(*items), n);
 	atomic_set(&wqt_executed, 0);
 	for (i = 0; i < n; i++) {
 		INIT_WORK(&items[i], fn);
@@ -204,8 +233,12 @@ int wqt_run_many(struct workqueue_struct *wq, work_func_t fn, unsigned int n)
 	}
 	for (i = 0; i < n; i++)
 		flush_work(&items[i]);
-	kvfree(items);
+	wqt_win_end();
 	wqt_result_set("queued=%u\nexecuted=%d\n", n, atomic_read(&wqt_executed));
+	if (!win)
+		wqt_result_win("", 0, n, 0);
+	wqt_win_free();
+	kvfree(items);
 	return 0;
 }
 
@@ -254,18 +287,22 @@ static int wqt_scn_delayed(unsigned int delay)
 {
 	struct delayed_work dwork;
 	u64 start = get_jiffies_64();
-
-	int ret;
+	int ret, win;
 
 	atomic_set(&wqt_executed, 0);
 	reinit_completion(&wqt_delayed_done);
 	INIT_DELAYED_WORK_ONSTACK(&dwork, wqt_delayed_fn);
+	win = wqt_win_begin(&dwork.work, sizeof(dwork), 1);
 	queue_delayed_work(wqt_wq, &dwork, delay);
 	ret = wqt_wait_delayed(&dwork);
+	wqt_win_end();
 	destroy_delayed_work_on_stack(&dwork);
 	wqt_result_set("delay=%u\nwaited_jiffies=%llu\nexecuted=%d\nHZ=%d\n",
 		       delay, get_jiffies_64() - start,
 		       atomic_read(&wqt_executed), HZ);
+	if (!win)
+		wqt_result_win("", 0, 1, (u64)delay * TICK_NSEC);
+	wqt_win_free();
 	return ret;
 }
 
@@ -449,23 +486,31 @@ static int wqt_scn_chain(unsigned int n)
 static int wqt_scn_ordered(unsigned int ms)
 {
 	struct workqueue_struct *owq;
-	struct work_struct a, b;
+	struct work_struct ab[2];	/* A, then B */
+	int win;
 
 	owq = alloc_ordered_workqueue("wqtest_ordered", 0);
 	if (!owq)
 		return -ENOMEM;
 	atomic_set(&wqt_executed, 0);
 	WRITE_ONCE(wqt_sleep_ms, ms);
-	INIT_WORK_ONSTACK(&a, wqt_sleep_fn);
-	INIT_WORK_ONSTACK(&b, wqt_behind_fn);
-	queue_work(owq, &a);
-	queue_work(owq, &b);
+	INIT_WORK_ONSTACK(&ab[0], wqt_sleep_fn);
+	INIT_WORK_ONSTACK(&ab[1], wqt_behind_fn);
+	win = wqt_win_begin(ab, sizeof(ab[0]), 2);
+	queue_work(owq, &ab[0]);
+	queue_work(owq, &ab[1]);
 	flush_workqueue(owq);
+	wqt_win_end();
 	destroy_workqueue(owq);
-	destroy_work_on_stack(&a);
-	destroy_work_on_stack(&b);
+	destroy_work_on_stack(&ab[0]);
+	destroy_work_on_stack(&ab[1]);
 	wqt_result_set("sleep_ms=%u\nexecuted=%d\n", ms,
 		       atomic_read(&wqt_executed));
+	if (!win) {
+		wqt_result_win("a_", 0, 1, 0);
+		wqt_result_win("b_", 1, 1, 0);
+	}
+	wqt_win_free();
 	return 0;
 }
 
@@ -565,6 +610,8 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_deferrable(a);
 	if (!strcmp(name, "hugedelay") && n == 1)
 		return wqt_scn_hugedelay();
+	if (!strcmp(name, "latechurn") && n == 3)
+		return wqt_scn_latechurn(a, b);
 	if (sscanf(line, "churn %u %u %u", &a, &b, &c) == 3)
 		return wqt_scn_churn(a, b, c);
 	if (!strcmp(name, "twins") && n == 3)
@@ -646,6 +693,7 @@ static void __exit wqt_exit(void)
 	if (wqt_held_wq)
 		wqt_scn_release();
 	wqt_life_exit();
+	wqt_win_free();
 	destroy_workqueue(wqt_wq);
 }
 

@@ -7,6 +7,7 @@
  * created and destroyed by the thousand.
  */
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -203,6 +204,65 @@ int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us)
 		       atomic_read(&wqt_life_done),
 		       ktime_ms_delta(ktime_get(), start));
 	return 0;
+}
+
+static DECLARE_COMPLETION(wqt_late_done);
+
+/* Work function of "latechurn": says that it ran. */
+static void wqt_late_fn(struct work_struct *work)
+{
+	wqt_win_fn_start(work);
+	complete(&wqt_late_done);
+	wqt_win_fn_end(work);
+}
+
+/*
+ * "latechurn N J": N workqueues named wqtest_late, one after the other,
+ * each given one delayed item of J jiffies, which is waited for, and then
+ * destroyed, so that the stat tracer merges their retired rows, timer
+ * lateness included.  The result has the bounds of the lateness the tracer
+ * saw, summed over the items and the largest (win.c).
+ */
+int wqt_scn_latechurn(unsigned int n, unsigned int delay)
+{
+	u64 lo, hi, sum_lo = 0, sum_hi = 0, max_lo = 0, max_hi = 0;
+	struct workqueue_struct *wq;
+	struct delayed_work dw;
+	unsigned int i, seen = 0;
+	int ret = 0;
+
+	if (!n || n > 1000 || !delay || delay > HZ)
+		return -EINVAL;
+	INIT_DELAYED_WORK_ONSTACK(&dw, wqt_late_fn);
+	for (i = 0; i < n && !ret; i++) {
+		wq = alloc_workqueue("wqtest_late", 0, 0);
+		if (!wq) {
+			ret = -ENOMEM;
+			break;
+		}
+		reinit_completion(&wqt_late_done);
+		ret = wqt_win_begin(&dw.work, sizeof(dw), 1);
+		queue_delayed_work(wq, &dw, delay);
+		if (!wait_for_completion_timeout(&wqt_late_done, 30 * HZ))
+			ret = -ETIMEDOUT;
+		flush_delayed_work(&dw);
+		wqt_win_end();
+		destroy_workqueue(wq);
+		if (!ret && !wqt_win_late(0, (u64)delay * TICK_NSEC, &lo, &hi)) {
+			sum_lo += lo;
+			sum_hi += hi;
+			max_lo = max(max_lo, lo);
+			max_hi = max(max_hi, hi);
+			seen++;
+		}
+		wqt_win_free();
+	}
+	destroy_delayed_work_on_stack(&dw);
+	wqt_result_set("queues=%u\nlate_seen=%u\n"
+		       "late_sum_lo_ns=%llu\nlate_sum_hi_ns=%llu\n"
+		       "late_max_lo_ns=%llu\nlate_max_hi_ns=%llu\n",
+		       i, seen, sum_lo, sum_hi, max_lo, max_hi);
+	return ret;
 }
 
 static struct workqueue_struct *wqt_twin[2];

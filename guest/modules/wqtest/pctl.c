@@ -20,7 +20,9 @@
  * function starts and when it is about to return.  The result gives the
  * exact 99th percentile of the run times (start to return) and of the
  * latencies (queued to start) that these stamps measured, with the same
- * rank as the stat tracer: the ceil(0.99 * N)-th smallest sample.
+ * rank as the stat tracer: the ceil(0.99 * N)-th smallest sample.  Those are
+ * a second opinion: the first is win.c's, the intervals that hold the very
+ * samples the tracer took.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -47,12 +49,15 @@ struct wqt_pctl_item {
 static void wqt_pctl_fn(struct work_struct *work)
 {
 	struct wqt_pctl_item *it = container_of(work, struct wqt_pctl_item, work);
-	u64 start = ktime_get_ns();
+	u64 start;
 
+	wqt_win_fn_start(work);
+	start = ktime_get_ns();
 	it->start = start;
 	while (ktime_get_ns() - start < it->spin_us * NSEC_PER_USEC)
 		cpu_relax();
 	it->end = ktime_get_ns();
+	wqt_win_fn_end(work);
 }
 
 static int wqt_u64_cmp(const void *a, const void *b)
@@ -79,7 +84,7 @@ int wqt_scn_pctl(const char *mode, unsigned int n)
 	u64 *run, *lat;
 	u64 rmin, rmax, rp99, lmin, lmax, lp99;
 	unsigned int i, j, tmp, slow;
-	int ret = -ENOMEM;
+	int ret = -ENOMEM, win;
 
 	if (n < 1 || n > WQT_PCTL_MAX)
 		return -EINVAL;
@@ -111,12 +116,15 @@ int wqt_scn_pctl(const char *mode, unsigned int n)
 	wq = alloc_ordered_workqueue("wqtest_pctl", 0);
 	if (!wq)
 		goto free;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		INIT_WORK(&items[i].work, wqt_pctl_fn);
+	win = wqt_win_begin(&items[0].work, sizeof(items[0]), n);
+	for (i = 0; i < n; i++) {
 		items[i].queued = ktime_get_ns();
 		queue_work(wq, &items[i].work);
 	}
 	flush_workqueue(wq);
+	wqt_win_end();
 	destroy_workqueue(wq);
 
 	for (i = 0; i < n; i++) {
@@ -127,6 +135,9 @@ int wqt_scn_pctl(const char *mode, unsigned int n)
 	wqt_p99(lat, n, &lmin, &lmax, &lp99);
 	wqt_result_set("mode=%s\nitems=%u\nrun_min_ns=%llu\nrun_max_ns=%llu\nrun_p99_ns=%llu\nlat_min_ns=%llu\nlat_max_ns=%llu\nlat_p99_ns=%llu\n",
 		       mode, n, rmin, rmax, rp99, lmin, lmax, lp99);
+	if (!win)
+		wqt_result_win("", 0, n, 0);
+	wqt_win_free();
 	ret = 0;
 free:
 	kvfree(lat);
