@@ -85,6 +85,29 @@ else
 	result FAIL "suites: in no suite of ci/suites, so never run: $unlisted"
 fi
 
+# prebuild: what the later steps of a full run build - the debug kernel,
+# 6.12's, the cross builds - built in the background at nice 10 while the
+# 6.1 guests boot: a TCG guest leaves about half of two cores idle (its
+# tests sleep, wait on timers and flush), which the builds take.  Each step
+# builds its tree again as before, and finds it built or waits on its lock.
+# The packages they need are installed first, here, so that two apt-gets
+# never meet.
+prebuild_pid=
+prebuild_start() {
+	"$top/ci/deps.sh" linux-source-6.12 gcc-aarch64-linux-gnu > /dev/null || return 0
+	(
+		renice -n 10 $BASHPID > /dev/null
+		[ "${WQ_SKIP_DEBUG:-0}" = 1 ] || "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
+			"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"
+		wq_run_kernel 6.12 "$top/ci/build.sh"
+		for arch in i386 arm64; do
+			wq_run_kernel 6.1 "$top/ci/cross.sh" "$arch"
+		done
+	) > "$top/build/prebuild.log" 2>&1 &
+	prebuild_pid=$!
+	echo "# prebuild: the debug and 6.12 kernels and the cross builds, in the background at nice 10 (build/prebuild.log)" >&2
+}
+
 # normal_suites VERSION: build the normal kernel of VERSION and boot its
 # suites; 1 when it did not build (nothing booted)
 normal_suites() {
@@ -102,6 +125,7 @@ normal_suites() {
 	fi
 	SUFFIX=
 	[ "$v" = 6.1 ] || SUFFIX=$v
+	[ "$v" != 6.1 ] || [ "$kver" != 6.1 ] || prebuild_start
 	boot "$name" "$main" "$label"
 	# the stat tracer on from boot with a tiny table
 	boot "$name" boot-tiny "$label-boot-tiny" workqueue_stat=1 workqueue_stat_capacity=16
@@ -146,10 +170,7 @@ elif ! normal_suites 6.1; then
 	result FAIL "build: the 6.1 guest kernel did not build; the cross builds, the debug kernel and 6.12 were not tried"
 else
 
-	# 3. the series built for i386 and arm64
-	cross_builds 6.1
-
-	# 4. the reliability suite on the debug kernel
+	# 3. the reliability suite on the debug kernel
 	# (kernel-patches/debug.config: lockdep, KASAN, debug objects, the
 	# watchdogs...): the tracepoint and stat tests again, the stress runs,
 	# the unload; then the stress with a tiny table
@@ -164,8 +185,12 @@ else
 		boot debug debug-tiny debug-tiny workqueue_stat_capacity=16
 	fi
 
-	# 5. the same suites on the patched 6.12 kernel (not the debug ones)
+	# 4. the same suites on the patched 6.12 kernel (not the debug ones)
 	normal_suites 6.12
+
+	# 5. the series built for i386 and arm64, once the prebuild is done
+	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
+	cross_builds 6.1
 fi
 
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")
