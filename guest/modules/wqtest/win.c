@@ -34,6 +34,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <asm/barrier.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/slab.h>
@@ -58,8 +59,9 @@ static unsigned int wqt_win_n;
 /* The window of @work, if it is a watched item; NULL otherwise. */
 static struct wqt_win *wqt_win_of(const void *work)
 {
-	unsigned long off = (unsigned long)work - READ_ONCE(wqt_win_base);
-	struct wqt_win *w = READ_ONCE(wqt_wins);
+	/* pairs with the release in wqt_win_begin(): the geometry is set */
+	struct wqt_win *w = smp_load_acquire(&wqt_wins);
+	unsigned long off = (unsigned long)work - wqt_win_base;
 
 	if (!w || off % wqt_win_stride || off / wqt_win_stride >= wqt_win_n)
 		return NULL;
@@ -167,6 +169,7 @@ static void wqt_win_unregister(unsigned int n)
  */
 int wqt_win_begin(struct work_struct *base, size_t stride, unsigned int n)
 {
+	struct wqt_win *w;
 	unsigned int i;
 	int ret;
 
@@ -180,12 +183,14 @@ int wqt_win_begin(struct work_struct *base, size_t stride, unsigned int n)
 			return -ENOENT;	/* a kernel without the series */
 
 	wqt_win_free();
+	w = kvcalloc(n, sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
 	wqt_win_base = (unsigned long)base;
 	wqt_win_stride = stride;
 	wqt_win_n = n;
-	wqt_wins = kvcalloc(n, sizeof(*wqt_wins), GFP_KERNEL);
-	if (!wqt_wins)
-		return -ENOMEM;
+	/* the geometry before the windows: a probe that sees one sees both */
+	smp_store_release(&wqt_wins, w);
 	for (i = 0; i < ARRAY_SIZE(wqt_win_probes); i++) {
 		ret = tracepoint_probe_register_prio(wqt_win_probes[i].tp,
 						     wqt_win_probes[i].probe,
