@@ -25,7 +25,7 @@ for wl in "chain 300" "burst 32 4" "many 512 1"; do
 		"$(stat_wq_sum EXECUTED wqbench '^wqb_')" "$want"
 	if [ "${wl%% *}" = chain ]; then
 		# one item at a time: their run time is within the wall time
-		run_ns=$(stat_get TOTAL_RUN_us wqbench wqb_chain_fn | awk '{ printf "%d", $1 * 1000 }')
+		run_ns=$(us_ns "$(stat_get TOTAL_RUN_us wqbench wqb_chain_fn)")
 		expect_ge "TOTAL_RUN of the chain, ns" "$run_ns" 1
 		expect_le "TOTAL_RUN of the chain, ns (the module's wall time: $ns)" "$run_ns" "$ns"
 	fi
@@ -53,7 +53,7 @@ wall_ns=$(sed -n 's/.* ns=\([0-9]*\).*/\1/p' $B/result)
 expect_eq "EXECUTED of wqb_spin_fn" "$(stat_get EXECUTED wqbench wqb_spin_fn)" 16
 expect_ge "MIN_RUN_us of wqb_spin_fn" "$(stat_get MIN_RUN_us wqbench wqb_spin_fn | cut -d. -f1)" 300
 expect_le "TOTAL_RUN of wqb_spin_fn, ns ($(nproc) vCPUs x the module's wall time $wall_ns ns)" \
-	"$(stat_get TOTAL_RUN_us wqbench wqb_spin_fn | awk '{ printf "%d", $1 * 1000 }')" $(( $(nproc) * wall_ns ))
+	"$(us_ns "$(stat_get TOTAL_RUN_us wqbench wqb_spin_fn)")" $(( $(nproc) * wall_ns ))
 
 # scale: 4 functions on each of 3 kept queues, 2 rounds: 12 live rows of
 # 2 executions; the queues stay between calls, then go with "scale 1 0 0"

@@ -65,7 +65,7 @@ p99_est() {
 		m = b * 64 + w * 64 / 2
 		if (m < lo) m = lo
 		if (m > hi) m = hi
-		printf "%d\n", m
+		printf "%.0f\n", m
 	}'
 }
 # expect_p99_win WHAT PRINTED_us LO_ns HI_ns MIN_us MAX_us: the P99 the tracer
