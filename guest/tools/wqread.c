@@ -3,7 +3,7 @@
  * wqread - read trace_stat/workqueues over and over with one buffer size,
  * and check that every read is one whole, consistent table.
  *
- *   wqread -b BYTES -t SECONDS [-n NAME] FILE
+ *   wqread -b BYTES -t SECONDS [-u DONE] [-n NAME] FILE
  *
  * Each round opens FILE, reads it to the end with read(2) calls of BYTES
  * bytes, closes it and checks what it got:
@@ -15,6 +15,8 @@
  *   - no count of a row (QUEUED, EXECUTED, CANCELLED, TOTAL_RUN_us) is
  *     smaller than in this reader's previous table, unless "# resets:"
  *     changed in between.
+ * It reads for SECONDS, and with -u DONE, after them until the file DONE
+ * exists (a test's load says so when it has done all it had to).
  * At the end it prints one line,
  *   NAME: bytes=B reads=R tables=T rows=N problems=P
  * after the first problems found, each on a line of its own, and exits 1
@@ -58,9 +60,10 @@ static void die(const char *what, const char *arg)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: wqread -b BYTES -t SECONDS [-n NAME] FILE\n"
+		"usage: wqread -b BYTES -t SECONDS [-u DONE] [-n NAME] FILE\n"
 		"  -b BYTES    size of every read(2), 1 or more\n"
 		"  -t SECONDS  how long to go on reading, 1 or more\n"
+		"  -u DONE     and then until the file DONE exists\n"
 		"  -n NAME     what to call this reader in its report\n"
 		"  -h          this help\n");
 	exit(2);
@@ -236,17 +239,21 @@ int main(int argc, char **argv)
 {
 	struct table cur, prev = { 0 };
 	long bytes = 0, seconds = 0, reads = 0, rows = 0;
+	const char *done = NULL;
 	double stop;
 	size_t len;
 	int opt, have_prev = 0;
 
-	while ((opt = getopt(argc, argv, "b:t:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "b:t:u:n:h")) != -1) {
 		switch (opt) {
 		case 'b':
 			bytes = atol(optarg);
 			break;
 		case 't':
 			seconds = atol(optarg);
+			break;
+		case 'u':
+			done = optarg;
 			break;
 		case 'n':
 			name = optarg;
@@ -258,7 +265,7 @@ int main(int argc, char **argv)
 	if (bytes < 1 || seconds < 1 || optind != argc - 1)
 		usage();
 	stop = now() + seconds;
-	while (now() < stop) {
+	while (now() < stop || (done && access(done, F_OK))) {
 		cur.text = read_whole(argv[optind], bytes, &len);
 		reads++;
 		check(&cur, have_prev ? &prev : NULL);
