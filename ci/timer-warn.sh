@@ -1,0 +1,39 @@
+#!/bin/bash
+# ci/timer-warn.sh [SECONDS]: look for the forward_timer_base WARN that
+# 61-rel-stress-chaos showed once, on kernels with and without the series.
+# Three 6.1 kernels with full preemption (guest.config + mm.config +
+# ci/timer-warn/preempt.config, no checkers, so that they build fast):
+#   vanilla   SERIES=none: Debian's 6.1 as it is
+#   widened   SERIES=none + ci/timer-warn/series-widened: 6.1 with a 5 ms
+#             preemptible pause between the two unlocked stores of
+#             timers_prepare_cpu(), the race docs/pipeline.md describes
+#   series    the series, with the tracer off (as nothing here uses it)
+# Each boots once and runs ci/timer-warn/stress.sh: the test module's stress
+# for SECONDS (120 by default) while vCPU 1 goes offline and online in a
+# loop.  Prints, per kernel, the WARNs of forward_timer_base in its console
+# and the hotplug cycles done.  Not part of make check.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-120}
+k=$top/kernel-patches
+frags=("$k/guest.config" "$k/mm.config" "$top/ci/timer-warn/preempt.config")
+for kern in vanilla widened series; do
+	case $kern in
+	vanilla) series=none ;;
+	widened) series=$top/ci/timer-warn/series-widened ;;
+	series) series=$k/series ;;
+	esac
+	name=timer-warn-$kern
+	if ! SERIES=$series "$top/ci/build.sh" "$name" "${frags[@]}" > "$top/build/$name.log" 2>&1; then
+		echo "timer-warn: $kern: the build failed (build/$name.log)" >&2
+		exit 2
+	fi
+	out=$top/build/guest/$name
+	script=$(mktemp)
+	{ echo "set -- $secs"; cat "$top/ci/timer-warn/stress.sh"; } > "$script"
+	GUEST_TIMEOUT=$((secs + 600)) WQ_USER_SCRIPT=$script "$top/ci/guest.sh" "$name" script "$out" > /dev/null 2>&1
+	rm -f "$script"
+	warns=$(grep -c 'WARNING: .* forward_timer_base' "$out/console.log")
+	cycles=$(sed -n 's/.*hotplug cycles: \([0-9]*\).*/\1/p' "$out/results.txt" | tail -n 1)
+	echo "timer-warn: $kern: ${warns} forward_timer_base WARN(s) in ${secs} s of stress, ${cycles:-?} hotplug cycles (build/guest/$name/console.log)"
+done
