@@ -25,3 +25,9 @@ expect_ge "workqueue_queue_work events" "$qw" 3301
 expect_eq "worklet_enqueue events" "$we" "$qw"
 expect_ge "workqueue_execute_start events" "$es" 3301
 expect_eq "worklet_execute events" "$wx" "$es"
+# and exactly what the module queued: 2000 + 1000 + 300 + 1 items of its
+# functions (the rest is the system's own work and flush barriers)
+expect_eq "workqueue_queue_work events of the module's functions" \
+	"$(grep ' workqueue_queue_work: ' "$T/trace" | grep -c 'function=wqt_')" 3301
+expect_eq "workqueue_execute_start events of the module's functions" \
+	"$(grep ' workqueue_execute_start: ' "$T/trace" | grep -c 'function wqt_')" 3301
