@@ -21,7 +21,15 @@ kver=$wq_kver
 # WQ_HOST_LOAD=N: N busy loops on the host for the whole run (make
 # check-stress: one per host core), so that the guests' vCPUs are
 # descheduled as on a build server; the tests must pass all the same
-hogs=()
+hogs=() prebuild_pid=
+# on every way out: the busy loops and the background builds stopped
+cleanup() {
+	[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2> /dev/null
+	[ -z "$prebuild_pid" ] || kill -- -"$prebuild_pid" 2> /dev/null
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 if [ -n "${WQ_HOST_LOAD:-}" ] && [ "$WQ_HOST_LOAD" != 0 ]; then
 	if ! [[ $WQ_HOST_LOAD =~ ^[1-9][0-9]{0,2}$ ]]; then
 		echo "WQ_HOST_LOAD=$WQ_HOST_LOAD: not a number of busy loops (1 to 999)" >&2
@@ -31,7 +39,6 @@ if [ -n "${WQ_HOST_LOAD:-}" ] && [ "$WQ_HOST_LOAD" != 0 ]; then
 		sh -c 'while :; do :; done' &
 		hogs+=($!)
 	done
-	trap 'kill "${hogs[@]}" 2> /dev/null' EXIT
 	echo "# host load: $WQ_HOST_LOAD busy loops beside the run, on $(nproc) host cores" >&2
 fi
 
@@ -92,9 +99,10 @@ fi
 # builds its tree again as before, and finds it built or waits on its lock.
 # The packages they need are installed first, here, so that two apt-gets
 # never meet.
-prebuild_pid=
 prebuild_start() {
 	"$top/ci/deps.sh" linux-source-6.12 gcc-aarch64-linux-gnu > /dev/null || return 0
+	# a process group of its own, so that cleanup() stops all of it
+	set -m
 	(
 		renice -n 10 $BASHPID > /dev/null
 		[ "${WQ_SKIP_DEBUG:-0}" = 1 ] || "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
@@ -105,6 +113,7 @@ prebuild_start() {
 		done
 	) > "$top/build/prebuild.log" 2>&1 &
 	prebuild_pid=$!
+	set +m
 	echo "# prebuild: the debug and 6.12 kernels and the cross builds, in the background at nice 10 (build/prebuild.log)" >&2
 }
 
@@ -190,6 +199,7 @@ else
 
 	# 5. the series built for i386 and arm64, once the prebuild is done
 	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
+	prebuild_pid=
 	cross_builds 6.1
 fi
 
