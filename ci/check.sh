@@ -117,12 +117,20 @@ prebuild_start() {
 	echo "# prebuild: the debug and 6.12 kernels and the cross builds, in the background at nice 10 (build/prebuild.log)" >&2
 }
 
+# prebuild_hurry: the step that needs the prebuild's work now waits for it:
+# the prebuild goes back to nice 0 (beside WQ_HOST_LOAD's loops at nice 0,
+# at nice 10 it would hardly move)
+prebuild_hurry() {
+	[ -z "$prebuild_pid" ] || renice -n 0 -g "$prebuild_pid" > /dev/null 2>&1 || true
+}
+
 # normal_suites VERSION: build the normal kernel of VERSION and boot its
 # suites; 1 when it did not build (nothing booted)
 normal_suites() {
 	local v=$1 name main=main label=guest
 	wq_kernel "$v" || return 1
 	name=$wq_name
+	[ "$v" = 6.1 ] || prebuild_hurry
 	if ! wq_run_kernel "$v" "$top/ci/build.sh"; then
 		result FAIL "build: the $v guest kernel or its files did not build"
 		return 1
@@ -183,6 +191,7 @@ else
 	# (kernel-patches/debug.config: lockdep, KASAN, debug objects, the
 	# watchdogs...): the tracepoint and stat tests again, the stress runs,
 	# the unload; then the stress with a tiny table
+	prebuild_hurry
 	if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then
 		result SKIP "debug-kernel suite # SKIP WQ_SKIP_DEBUG=1 was set"
 	elif ! "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
@@ -198,6 +207,7 @@ else
 	normal_suites 6.12
 
 	# 5. the series built for i386 and arm64, once the prebuild is done
+	prebuild_hurry
 	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
 	prebuild_pid=
 	cross_builds 6.1
