@@ -7,7 +7,7 @@
 #   widened   SERIES=none + ci/timer-warn/series-widened: 6.1 with a 5 ms
 #             preemptible pause between the two unlocked stores of
 #             timers_prepare_cpu(), the race docs/pipeline.md describes
-#   series    the series, with the tracer off (as nothing here uses it)
+#   series    the series (its tracepoints; the stat tracer is not configured)
 # Each boots once and runs ci/timer-warn/stress.sh: the test module's stress
 # for SECONDS (120 by default) while vCPU 1 goes offline and online in a
 # loop.  Prints, per kernel, the WARNs of forward_timer_base in its console
