@@ -76,8 +76,7 @@ for want in "wqt_spin_fn 300 10" "wqt_sleep_fn 20 1000"; do
 	# an average is the sum over the count, cut to the ns
 	for w in run lat; do
 		avg=$(stat_get AVG_${w^^}_us wqtest "$fn")
-		expect_win "$fn: AVG_${w^^}_us x $cnt" \
-			"$(awk -v a="$avg" -v n="$cnt" 'BEGIN { printf "%.3f", a * n }')" \
-			"$(( $(win_get ${w}_sum_lo_ns "$r") - cnt ))" "$(win_get ${w}_sum_hi_ns "$r")"
+		expect_avg_win "$fn: AVG_${w^^}_us x $cnt" "$avg" "$cnt" \
+			"$(win_get ${w}_sum_lo_ns "$r")" "$(win_get ${w}_sum_hi_ns "$r")"
 	done
 done
