@@ -115,7 +115,7 @@ while read -r f; do
 	include/trace/events/workqueue.h) objs+=(kernel/workqueue.o) ;;
 	include/trace/events/mm_fault.h) objs+=(mm/memory.o) ;;
 	esac
-done < <(git -C "$src" diff --name-only base HEAD)
+done < <(git -C "$src" diff --name-only base "$(git -C "$tree" rev-parse series)")
 [ ${#objs[@]} -ge 4 ] || die "$arch: only ${#objs[@]} objects of the series found: ${objs[*]}"
 mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 for o in "${objs[@]}"; do

@@ -66,13 +66,24 @@ if [ "$series" = none ]; then
 else
 	mapfile -t patches < <(grep -v -e '^#' -e '^[[:space:]]*$' "$series")
 fi
+# then the emulator's patches (ci/tcg/VERSION, not part of the series: on
+# every guest kernel, vanilla too; WQ_TCG_PATCHES=0 leaves them out)
+tcg=()
+[ "${WQ_TCG_PATCHES:-1}" = 0 ] || tcg=("$top"/ci/tcg/"$wq_kver"/*.patch)
+[ -f "${tcg[0]:-}" ] || tcg=()
 series_id=none
 [ ${#patches[@]} -eq 0 ] || series_id=$(cd "$(dirname "$series")" && cat -- "${patches[@]}" | sha256sum)
+[ ${#tcg[@]} -eq 0 ] || series_id="$series_id tcg $(cat -- "${tcg[@]}" | sha256sum)"
 if [ "$(cat "$tree/.wq-series" 2>/dev/null)" != "$series_id" ]; then
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
 	git -C "$tree" checkout -q -f --detach base
-	for p in "${patches[@]}"; do
+	git -C "$tree" tag -d series >/dev/null 2>&1 || :
+	for p in "${patches[@]}" "${tcg[@]}"; do
+		# the tag "series": the series' last commit, without ci/tcg's
+		[ "${p#/}" = "$p" ] || git -C "$tree" rev-parse -q --verify series >/dev/null ||
+			git -C "$tree" tag -f series >/dev/null
 		pf=$(dirname "$series")/$p
+		[ "${p#/}" = "$p" ] || pf=$p
 		[ -f "$pf" ] || die "series names $p, which does not exist"
 		if ! git -C "$tree" "${git_id[@]}" am -q --committer-date-is-author-date "$pf" >/dev/null 2>"$tree.am.log"; then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
@@ -80,8 +91,9 @@ if [ "$(cat "$tree/.wq-series" 2>/dev/null)" != "$series_id" ]; then
 			die "patch $p does not apply to $ver"
 		fi
 	done
+	git -C "$tree" rev-parse -q --verify series >/dev/null || git -C "$tree" tag -f series >/dev/null
 	echo "$series_id" > "$tree/.wq-series"
-	echo "kernel.sh: applied ${#patches[@]} patches on $ver" >&2
+	echo "kernel.sh: applied ${#patches[@]} patches and ${#tcg[@]} of ci/tcg on $ver" >&2
 fi
 
 # 3. the config: tinyconfig + fragments, then every fragment line validated
