@@ -1,7 +1,7 @@
 #!/bin/bash
 # make check: host tests, the guest suites on the patched 6.1 kernel, the
-# cross builds, the reliability suite on the debug kernel, then the guest
-# suites on the patched 6.12 kernel.  KERNEL=6.12 make check: the host
+# reliability suite on the debug kernel and, beside it, the guest suites on
+# the patched 6.12 kernel, then the cross builds.  KERNEL=6.12 make check: the host
 # tests, the 6.12 suites and the 6.12 cross builds (the debug kernel is
 # 6.1's only: docs/kernels.md says why).
 # WQ_HOST_LOAD=N runs N busy loops on the host meanwhile (make check-stress).
@@ -21,11 +21,13 @@ kver=$wq_kver
 # WQ_HOST_LOAD=N: N busy loops on the host for the whole run (make
 # check-stress: one per host core), so that the guests' vCPUs are
 # descheduled as on a build server; the tests must pass all the same
-hogs=() prebuild_pid=
-# on every way out: the busy loops and the background builds stopped
+hogs=() prebuild_pid= debug_pid=
+# on every way out: the busy loops, the background builds and the debug
+# kernel's boots stopped
 cleanup() {
 	[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2> /dev/null
 	[ -z "$prebuild_pid" ] || kill -- -"$prebuild_pid" 2> /dev/null
+	[ -z "$debug_pid" ] || kill -- -"$debug_pid" 2> /dev/null
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -163,6 +165,24 @@ normal_suites() {
 	return 0
 }
 
+# debug_suites: the reliability suite on the debug kernel
+# (kernel-patches/debug.config: lockdep, KASAN, debug objects, the
+# watchdogs...): the tracepoint and stat tests again, the stress runs, the
+# unload; then the stress with a tiny table.  Exit status: 1 on a failure
+debug_suites() {
+	if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then
+		result SKIP "debug-kernel suite # SKIP WQ_SKIP_DEBUG=1 was set"
+	elif ! "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
+			"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"; then
+		result FAIL "build: the debug kernel or its files did not build"
+	else
+		export GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
+		boot debug debug debug
+		boot debug debug-tiny debug-tiny workqueue_stat_capacity=16
+	fi
+	return $status
+}
+
 # cross_builds VERSION: the series of VERSION built for 32-bit x86
 # (vmlinux linked: a 64-bit division would not link) and for arm64 (its
 # objects), with -Werror on its files
@@ -187,24 +207,22 @@ elif ! normal_suites 6.1; then
 	result FAIL "build: the 6.1 guest kernel did not build; the cross builds, the debug kernel and 6.12 were not tried"
 else
 
-	# 3. the reliability suite on the debug kernel
-	# (kernel-patches/debug.config: lockdep, KASAN, debug objects, the
-	# watchdogs...): the tracepoint and stat tests again, the stress runs,
-	# the unload; then the stress with a tiny table
+	# 3. the reliability suite on the debug kernel, in the background (a
+	# process group of its own, for cleanup()), and 4. the same suites as
+	# 6.1's on the patched 6.12 kernel beside it: two TCG guests of 2
+	# vCPUs fill the two host cores that one leaves half idle, and every
+	# test's oracle holds on a busy host.  The debug suites' report is
+	# printed after 6.12's; their progress lines go to stderr as they come.
 	prebuild_hurry
-	if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then
-		result SKIP "debug-kernel suite # SKIP WQ_SKIP_DEBUG=1 was set"
-	elif ! "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
-			"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"; then
-		result FAIL "build: the debug kernel or its files did not build"
-	else
-		export GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
-		boot debug debug debug
-		boot debug debug-tiny debug-tiny workqueue_stat_capacity=16
-	fi
-
-	# 4. the same suites on the patched 6.12 kernel (not the debug ones)
+	set -m
+	debug_suites > "$top/build/check-debug.report" &
+	debug_pid=$!
+	set +m
+	echo "# debug: the debug kernel's suites run in the background beside 6.12's (their report follows 6.12's)" >&2
 	normal_suites 6.12
+	wait "$debug_pid" || status=1
+	debug_pid=
+	cat "$top/build/check-debug.report"
 
 	# 5. the series built for i386 and arm64, once the prebuild is done
 	prebuild_hurry
