@@ -1,5 +1,7 @@
 #!/bin/bash
-# Switching on and off under load: for 30 s the stat tracer and every stock
+# Switching on and off under load: for 30 s, and for 8 rounds at least (on
+# a busy host one round of four switches took 5 s: each rewrite waits for
+# every vCPU to take an IPI), the stat tracer and every stock
 # workqueue event are turned on and off while both CPUs run work items, so
 # the call sites of their tracepoints are rewritten thousands of times
 # (text_poke_bp()) while they run.  Then each must count exactly once:
@@ -18,7 +20,7 @@ rm -f "$stop"
 ( while [ ! -e "$stop" ]; do echo "spin 20 50" > "$WQT/run"; done ) &
 trace_clear
 end=$(( $(date +%s) + secs )) rounds=0
-while [ "$(date +%s)" -lt "$end" ]; do
+while [ "$rounds" -lt 8 ] || [ "$(date +%s)" -lt "$end" ]; do
 	echo 1 > "$T/workqueue_stat_enabled" || fail "enable the tracer"
 	echo 1 > "$T/events/workqueue/enable" || fail "enable the events"
 	echo 0 > "$T/workqueue_stat_enabled" || fail "disable the tracer"
@@ -27,8 +29,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 : > "$stop"
 wait
-echo "rounds of four switches in $secs s: $rounds"
-expect_ge "rounds" "$rounds" 10
+echo "rounds of four switches: $rounds in $(( $(date +%s) - end + secs )) s"
 
 # afterwards every probe is there once: exact counts from both
 trace_events workqueue_execute_start workqueue_execute_end worklet_enqueue worklet_execute worklet_complete
