@@ -88,7 +88,9 @@ if [ -n "${WQ_PROGRESS:-}" ]; then
 	streamer=$!
 fi
 set +e
-timeout -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icount[@]}" "${extra[@]}" \
+# --foreground: QEMU stays in this script's process group, so that make
+# check's cleanup (and a Ctrl-C) reaches it; it has no children to time out
+timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icount[@]}" "${extra[@]}" \
 	-accel "$accel" -smp "${GUEST_CPUS:-2}" -m "${GUEST_MEM:-1024}" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
