@@ -80,13 +80,17 @@ expect_eq "executions delta" "$(echo "$d" | sed -n 's/.*"d_executed": \(-*[0-9]*
 # the gate's verdict: 1 when B's average run over A's, as the snapshots
 # hold them, is above 2.  Spins of 4 ms against 1 ms are, unless the host
 # stalled the guest for tens of ms in A's and not in B's; then the
-# snapshots say so, and the verdict must follow them
+# snapshots say so, and the verdict must follow them.  The gate looks at
+# wqt_spin_fn alone (-f): every other row is the system's own work, which
+# a busy host slows as it likes (vmstat_update's average went x2.09 between
+# A and B in one run beside two busy loops and the debug guest); the gate
+# over all rows is the host tests' (fixed snapshots, exact verdicts)
 avg_of() { awk '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
 	$(c["FUNCTION"]) == "wqt_spin_fn" { print $(c["AVG_RUN_us"]); exit }' "$1"; }
 # gate_want A B: the exit status --fail-above avg_run=2 must have
 gate_want() { awk -v a="$(avg_of "$1")" -v b="$(avg_of "$2")" 'BEGIN { print (b / a > 2) ? 1 : 0 }'; }
 want=$(gate_want /tmp/a.snap /tmp/b.snap)
-wqstat diff /tmp/a.snap /tmp/b.snap --fail-above avg_run=2 > /dev/null 2> /tmp/gate.err
+wqstat diff /tmp/a.snap /tmp/b.snap --fail-above avg_run=2 -f wqt_spin_fn > /dev/null 2> /tmp/gate.err
 rc=$?
 cat /tmp/gate.err
 expect_eq "diff --fail-above avg_run=2, 1 ms -> 4 ms spins ($(avg_of /tmp/a.snap) -> $(avg_of /tmp/b.snap) us): exit status" "$rc" "$want"
