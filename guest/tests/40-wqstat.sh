@@ -112,7 +112,14 @@ expect_eq "diff --fail-above avg_run=2, 1 ms against 1 ms spins ($(avg_of /tmp/a
 wqstat enable
 wqstat top -b --json -I 250 -c 12 -f wqt_spin_fn > /tmp/top.json 2> /tmp/top.err &
 tpid=$!
-sleep 0.6
+# the workload starts once top has printed its first interval (so its first
+# reading is taken), not after a fixed sleep that a busy host can outlast
+n=0
+while [ ! -s /tmp/top.json ] && [ $n -lt 100 ] && kill -0 $tpid 2> /dev/null; do
+	sleep 0.05
+	n=$((n + 1))
+done
+[ -s /tmp/top.json ] || fail "top -b printed no interval in 5 s: $(cat /tmp/top.err)"
 wqt_run spin 40 500
 wait $tpid
 rc=$?
