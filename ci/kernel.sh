@@ -77,21 +77,23 @@ series_id=none
 if [ "$(cat "$tree/.wq-series" 2>/dev/null)" != "$series_id" ]; then
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
 	git -C "$tree" checkout -q -f --detach base
-	git -C "$tree" tag -d series >/dev/null 2>&1 || :
-	for p in "${patches[@]}" "${tcg[@]}"; do
-		# the tag "series": the series' last commit, without ci/tcg's
-		[ "${p#/}" = "$p" ] || git -C "$tree" rev-parse -q --verify series >/dev/null ||
-			git -C "$tree" tag -f series >/dev/null
-		pf=$(dirname "$series")/$p
-		[ "${p#/}" = "$p" ] || pf=$p
-		[ -f "$pf" ] || die "series names $p, which does not exist"
-		if ! git -C "$tree" "${git_id[@]}" am -q --committer-date-is-author-date "$pf" >/dev/null 2>"$tree.am.log"; then
-			git -C "$tree" am --abort >/dev/null 2>&1 || true
-			cat "$tree.am.log" >&2
-			die "patch $p does not apply to $ver"
-		fi
-	done
-	git -C "$tree" rev-parse -q --verify series >/dev/null || git -C "$tree" tag -f series >/dev/null
+	# am_all PATCH...: git am each, by path
+	am_all() {
+		local pf
+		for pf in "$@"; do
+			[ -f "$pf" ] || die "series names ${pf##*/}, which does not exist"
+			if ! git -C "$tree" "${git_id[@]}" am -q --committer-date-is-author-date "$pf" >/dev/null 2>"$tree.am.log"; then
+				git -C "$tree" am --abort >/dev/null 2>&1 || true
+				cat "$tree.am.log" >&2
+				die "patch ${pf##*/} does not apply to $ver"
+			fi
+		done
+	}
+	am_all "${patches[@]/#/$(dirname "$series")/}"
+	# the tag "series": the series' last commit, without ci/tcg's (the
+	# cross builds compile its files with -Werror)
+	git -C "$tree" tag -f series >/dev/null
+	am_all "${tcg[@]}"
 	echo "$series_id" > "$tree/.wq-series"
 	echo "kernel.sh: applied ${#patches[@]} patches and ${#tcg[@]} of ci/tcg on $ver" >&2
 fi
