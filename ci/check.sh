@@ -93,6 +93,18 @@ if [ -z "$unlisted" ]; then
 else
 	result FAIL "suites: in no suite of ci/suites, so never run: $unlisted"
 fi
+# the splat check itself: the one WARN it tolerates, and each way to not be it
+splat_out=$("$top/ci/splat-tests/run.sh")
+splat_rc=$?
+while read -r line; do
+	case $line in
+	"ok - "*) result OK "splat-check: ${line#ok - }" ;;
+	"not ok - "*) result FAIL "splat-check: ${line#not ok - }" ;;
+	esac
+done <<< "$splat_out"
+if [ $splat_rc != 0 ] && ! grep -q '^not ok' <<< "$splat_out"; then
+	result FAIL "splat-check: ci/splat-tests/run.sh exited $splat_rc without a failed check"
+fi
 
 # prebuild: what the later steps of a full run build - the debug kernel,
 # 6.12's, the cross builds - built in the background at nice 10 while the

@@ -1,6 +1,21 @@
 #!/bin/bash
 # ci/splat.sh CONSOLE-LOG: print the kernel splats found in a console log and
 # exit 1 when there is any (0 when the log is clean).
+#
+# One known upstream WARN is tolerated, and only when it is whole and in its
+# place (docs/pipeline.md, "The timer WARN"): timers_prepare_cpu() resets the
+# timer base of a CPU coming online with two unlocked stores, and a
+# __mod_timer() of a timer that last ran on that CPU, run between them,
+# finds next_expiry below the new clk.  6.1 and 6.12 have the race; no
+# upstream fix exists.  A block from "------------[ cut here ]" to
+# "---[ end trace" is that WARN when
+#   - its WARNING line is "at kernel/time/timer.c:N forward_timer_base+..."
+#     (the only WARN of that function),
+#   - the first frame of its call trace is __mod_timer (maybe "? "),
+#   - and the next smpboot line after it is "Booting Node N Processor N":
+#     the WARN came while a CPU was being prepared to come online.
+# Such a block is left out of the search and named on stderr; anything else
+# in the log, or a part of such a block outside it, is still a splat.
 pattern='BUG:|WARNING:|Oops|Call Trace:|Kernel panic|general protection fault'
 pattern+='|possible recursive locking|possible circular locking|inconsistent lock state'
 pattern+='|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator'
@@ -9,7 +24,55 @@ pattern+='|soft lockup|hard LOCKUP|blocked for more than|workqueue lockup|BUG: w
 pattern+='|sleeping function called from invalid context|scheduling while atomic'
 pattern+='|kmemleak|refcount_t:|stack-protector|double fault'
 [ -r "$1" ] || { echo "splat.sh: no console log $1"; exit 1; }
-if grep -n -E "$pattern" "$1" | head -n 40 | grep .; then
+# known_blocks: "FIRST LAST" line numbers of each tolerated block
+known_blocks() {
+	awk '
+	{ line[NR] = $0 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			if (line[i] !~ /------------\[ cut here \]------------/)
+				continue
+			w = i + 1
+			if (line[w] !~ /WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel\/time\/timer\.c:[0-9]+ forward_timer_base\+0x[0-9a-f]+\/0x[0-9a-f]+/)
+				continue
+			end = 0; frame = ""
+			for (j = w + 1; j <= NR && j <= w + 60; j++) {
+				if (line[j] ~ /---\[ end trace [0-9a-f]+ \]---/) { end = j; break }
+				if (line[j] ~ /(cut here|WARNING:|BUG:)/)
+					break
+				if (frame == "" && seen_trace && line[j] !~ /<TASK>|<IRQ>/)
+					frame = line[j]
+				if (line[j] ~ /Call Trace:/)
+					seen_trace = 1
+			}
+			seen_trace = 0
+			if (!end || frame !~ /\] +(\? )?__mod_timer\+0x[0-9a-f]+\/0x[0-9a-f]+/)
+				continue
+			for (j = end + 1; j <= NR; j++)
+				if (line[j] ~ /smpboot: (Booting Node [0-9]+ Processor [0-9]+|CPU [0-9]+ is now offline)/)
+					break
+			if (j > NR || line[j] !~ /Booting Node/)
+				continue
+			print i, end
+			i = end
+		}
+	}' "$1"
+}
+blocks=$(known_blocks "$1")
+keep=$(mktemp)
+trap 'rm -f "$keep"' EXIT
+if [ -n "$blocks" ]; then
+	echo "$blocks" | while read -r a b; do
+		echo "splat.sh: tolerated the known upstream forward_timer_base WARN of a CPU coming online (timers_prepare_cpu race) at lines $a-$b of $1" >&2
+	done
+	# the log without those blocks, with its own line numbers kept
+	awk -v blocks="$blocks" '
+	BEGIN { n = split(blocks, b, /[ \n]/); for (k = 1; k < n; k += 2) for (l = b[k]; l <= b[k + 1]; l++) drop[l] = 1 }
+	!(FNR in drop) { print FNR ":" $0 }' "$1" > "$keep"
+else
+	awk '{ print FNR ":" $0 }' "$1" > "$keep"
+fi
+if grep -E "^[0-9]+:.*($pattern)" "$keep" | head -n 40 | grep .; then
 	exit 1
 fi
 exit 0
