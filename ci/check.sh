@@ -53,6 +53,23 @@ result() {
 	esac
 }
 
+# timed LABEL COMMAND...: run COMMAND and note in build/check-times.txt
+# when it started and ended, in seconds from the start of the run, and how
+# long it took (steps overlap: the prebuild and the debug boots run beside
+# others); its exit status is COMMAND's
+TIMES=$top/build/check-times.txt
+: > "$TIMES"
+timed() {
+	local label=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	"$@"
+	rc=$?
+	printf '%6d s  from %5d to %5d  %s\n' $(( $(date +%s) - t0 )) $(( t0 - start )) \
+		$(( $(date +%s) - start )) "$label" >> "$TIMES"
+	return $rc
+}
+
 # boot KERNEL SUITE LABEL [KERNEL-ARGS...]: one guest boot that runs the
 # tests of SUITE (ci/suites; SUITE+OTHER: both suites' tests), each named
 # on its command line, and must report each of them once.  The results go
@@ -65,7 +82,8 @@ boot() {
 	out=$out${SUFFIX:+-$SUFFIX}
 	tests=$(for s in ${suite//+/ }; do suite_tests "$s"; done | tr '\n' ' ')
 	echo "# $label: booting build/$kern; tests: $(echo $tests | wc -w)" >&2
-	WQ_PROGRESS=$label "$top/ci/guest.sh" "$kern" check "$out" "$@" "wqtest.tests=$(echo $tests | tr ' ' ,)"
+	WQ_PROGRESS=$label timed "boot $label ($(echo $tests | wc -w) tests, dracut included)" \
+		"$top/ci/guest.sh" "$kern" check "$out" "$@" "wqtest.tests=$(echo $tests | tr ' ' ,)"
 	rc=$?
 	REPORT_EXPECT=$tests "$top/ci/report.sh" "$label" "$out/results.txt" "$out/console.log" "$rc" || status=1
 	grep -h '^# figures:' "$out/results.txt" 2> /dev/null | sed "s/^/# $label: /"
@@ -73,14 +91,15 @@ boot() {
 }
 
 # 1. host tests (no guest needed): wqstat's unit and command-line tests
-"$top/ci/deps.sh" || exit 2
+timed "packages (ci/deps.sh)" "$top/ci/deps.sh" || exit 2
 out=$top/build/host-wqstat.tap
 mkdir -p "$top/build/stat-tracer"
 echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer, top under tmux, the man page, Prometheus output through promtool, node_exporter and a Prometheus server" >&2
 : > "$out"
 build_progress "$out" "# host tests" "" '^(not )?ok ' results > /dev/null &
 watcher=$!
-make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror test > "$out" 2>&1
+timed "host tests (make -C stat-tracer test)" \
+	make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror test > "$out" 2>&1
 rc=$?
 # the watcher only prints: its end, killed, is not an error
 kill $watcher 2> /dev/null
@@ -119,14 +138,15 @@ prebuild_start() {
 	set -m
 	(
 		renice -n 10 $BASHPID > /dev/null
-		[ "${WQ_SKIP_DEBUG:-0}" = 1 ] || "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
+		[ "${WQ_SKIP_DEBUG:-0}" = 1 ] || timed "prebuild: the debug kernel (nice 10)" \
+			"$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
 			"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"
-		wq_run_kernel 6.12 "$top/ci/build.sh"
+		timed "prebuild: the 6.12 kernel (nice 10)" wq_run_kernel 6.12 "$top/ci/build.sh"
 		# the guests' kernels are built: back to nice 10 (a step that
 		# waited for them has put the group to nice 0), behind the boots
 		renice -n 10 $BASHPID > /dev/null
 		for arch in i386 arm64; do
-			wq_run_kernel 6.1 "$top/ci/cross.sh" "$arch"
+			timed "prebuild: the $arch cross build (nice 10)" wq_run_kernel 6.1 "$top/ci/cross.sh" "$arch"
 		done
 	) < /dev/null > "$top/build/prebuild.log" 2>&1 &
 	prebuild_pid=$!
@@ -148,7 +168,7 @@ normal_suites() {
 	wq_kernel "$v" || return 1
 	name=$wq_name
 	[ "$v" = 6.1 ] || prebuild_hurry
-	if ! wq_run_kernel "$v" "$top/ci/build.sh"; then
+	if ! timed "the $v kernel, its test modules and image files" wq_run_kernel "$v" "$top/ci/build.sh"; then
 		result FAIL "build: the $v guest kernel or its files did not build"
 		return 1
 	fi
@@ -187,8 +207,9 @@ normal_suites() {
 debug_suites() {
 	if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then
 		result SKIP "debug-kernel suite # SKIP WQ_SKIP_DEBUG=1 was set"
-	elif ! "$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
-			"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"; then
+	elif ! timed "the debug kernel (what the prebuild left)" "$top/ci/build.sh" debug \
+			"$top/kernel-patches/guest.config" "$top/kernel-patches/wqstat.config" \
+			"$top/kernel-patches/debug.config"; then
 		result FAIL "build: the debug kernel or its files did not build"
 	else
 		export GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
@@ -205,7 +226,8 @@ cross_builds() {
 	local arch sfx=
 	[ "$1" = 6.1 ] || sfx=-$1
 	for arch in i386 arm64; do
-		if line=$(wq_run_kernel "$1" "$top/ci/cross.sh" "$arch"); then
+		if line=$(timed "the $arch cross build${sfx:+ of $1} (what the prebuild left)" \
+				wq_run_kernel "$1" "$top/ci/cross.sh" "$arch"); then
 			result OK "cross-build${sfx:+ $1} $line"
 		else
 			result FAIL "cross-build${sfx:+ $1} $arch: see build/cross-$arch$sfx.log"
@@ -246,6 +268,11 @@ else
 	cross_builds 6.1
 fi
 
+# where the time went, step by step, on stderr
+if [ -s "$TIMES" ]; then
+	echo "# where the time went, by start (seconds from the start of the run; build/check-times.txt):" >&2
+	sort -k4,4n -s "$TIMES" | sed 's/^/#   /' >&2
+fi
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")
 echo "# make check took $(( $(date +%s) - start )) s"
 echo "$p passed, $f failed, $s skipped"
