@@ -21,13 +21,14 @@ kver=$wq_kver
 # WQ_HOST_LOAD=N: N busy loops on the host for the whole run (make
 # check-stress: one per host core), so that the guests' vCPUs are
 # descheduled as on a build server; the tests must pass all the same
-hogs=() prebuild_pid= debug_pid=
+hogs=() prebuild_pid= debug_pid= host_pid=
 # on every way out: the busy loops, the background builds and the debug
 # kernel's boots stopped
 cleanup() {
 	[ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2> /dev/null
 	[ -z "$prebuild_pid" ] || kill -- -"$prebuild_pid" 2> /dev/null
 	[ -z "$debug_pid" ] || kill -- -"$debug_pid" 2> /dev/null
+	[ -z "$host_pid" ] || kill -- -"$host_pid" 2> /dev/null
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -54,19 +55,31 @@ result() {
 }
 
 # timed LABEL COMMAND...: run COMMAND and note in build/check-times.txt
-# when it started and ended, in seconds from the start of the run, and how
-# long it took (steps overlap: the prebuild and the debug boots run beside
-# others); its exit status is COMMAND's
+# when it started and ended, in seconds from the start of the run, how long
+# it took and the CPU time it used, its children's included (steps overlap:
+# the host tests, the prebuild and the debug boots run beside others).
+# COMMAND runs in a subshell, whose own and reaped children's times are
+# the step's alone; its exit status is COMMAND's
 TIMES=$top/build/check-times.txt
 : > "$TIMES"
 timed() {
-	local label=$1 t0 rc
+	local label=$1 t0 rc cpuf cpu
 	shift
+	cpuf=$(mktemp "$top/build/check-cpu.XXXXXX")
 	t0=$(date +%s)
-	"$@"
+	(
+		"$@"
+		rc=$?
+		# utime, stime, cutime, cstime: fields 14 to 17 of stat(5)
+		read -ra f < /proc/$BASHPID/stat
+		echo $(( f[13] + f[14] + f[15] + f[16] )) > "$cpuf"
+		exit $rc
+	)
 	rc=$?
-	printf '%6d s  from %5d to %5d  %s\n' $(( $(date +%s) - t0 )) $(( t0 - start )) \
-		$(( $(date +%s) - start )) "$label" >> "$TIMES"
+	cpu=$(( $(cat "$cpuf" 2> /dev/null || echo 0) / $(getconf CLK_TCK) ))
+	rm -f "$cpuf"
+	printf '%6d s  cpu %5d s  from %5d to %5d  %s\n' $(( $(date +%s) - t0 )) "$cpu" \
+		$(( t0 - start )) $(( $(date +%s) - start )) "$label" >> "$TIMES"
 	return $rc
 }
 
@@ -90,22 +103,44 @@ boot() {
 	echo "# $label logs: $out/console.log (kernel), $out/results.txt (tests)"
 }
 
-# 1. host tests (no guest needed): wqstat's unit and command-line tests
+# 1. host tests (no guest needed): wqstat's unit and command-line tests,
+# in the background beside the first kernel's build (they need no kernel;
+# a process group of their own, for cleanup()); their report goes to
+# build/check-host.report, printed by host_wait
 timed "packages (ci/deps.sh)" "$top/ci/deps.sh" || exit 2
-out=$top/build/host-wqstat.tap
-mkdir -p "$top/build/stat-tracer"
-echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer, top under tmux, the man page, Prometheus output through promtool, node_exporter and a Prometheus server" >&2
-: > "$out"
-build_progress "$out" "# host tests" "" '^(not )?ok ' results > /dev/null &
-watcher=$!
-timed "host tests (make -C stat-tracer test)" \
-	make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror test > "$out" 2>&1
-rc=$?
-# the watcher only prints: its end, killed, is not an error
-kill $watcher 2> /dev/null
-wait $watcher 2> /dev/null
-progress_end
-REPORT_WHAT="make -C stat-tracer test" "$top/ci/report.sh" host-wqstat "$out" - "$rc" || status=1
+# host_tests: make -C stat-tracer test and its report; 1 on a failure
+host_tests() {
+	local out=$top/build/host-wqstat.tap watcher= rc
+	mkdir -p "$top/build/stat-tracer"
+	: > "$out"
+	# a count of results now and then, in a log; on a terminal the
+	# kernel build's progress line has the one line there is
+	if [ ! -t 2 ]; then
+		build_progress "$out" "# host tests" "" '^(not )?ok ' results > /dev/null &
+		watcher=$!
+	fi
+	timed "host tests (make -C stat-tracer test)" \
+		make -s -C "$top/stat-tracer" O="$top/build/stat-tracer" WERROR=-Werror test > "$out" 2>&1
+	rc=$?
+	# the watcher only prints: its end, killed, is not an error
+	if [ -n "$watcher" ]; then
+		kill "$watcher" 2> /dev/null
+		wait "$watcher" 2> /dev/null
+	fi
+	REPORT_WHAT="make -C stat-tracer test" "$top/ci/report.sh" host-wqstat "$out" - "$rc"
+}
+echo "# host tests: wqstat's unit and command-line tests, mutated snapshots, 30 s of libFuzzer, top under tmux, the man page, Prometheus output through promtool, node_exporter and a Prometheus server (beside the kernel build)" >&2
+set -m
+host_tests < /dev/null > "$top/build/check-host.report" &
+host_pid=$!
+set +m
+# host_wait: wait for the host tests and print their report (once)
+host_wait() {
+	[ -n "$host_pid" ] || return 0
+	wait "$host_pid" || status=1
+	host_pid=
+	cat "$top/build/check-host.report"
+}
 unlisted=$(suites_unlisted | tr '\n' ' ')
 if [ -z "$unlisted" ]; then
 	result OK "suites: every guest test is in a suite of ci/suites"
@@ -169,9 +204,12 @@ normal_suites() {
 	name=$wq_name
 	[ "$v" = 6.1 ] || prebuild_hurry
 	if ! timed "the $v kernel, its test modules and image files" wq_run_kernel "$v" "$top/ci/build.sh"; then
+		host_wait
 		result FAIL "build: the $v guest kernel or its files did not build"
 		return 1
 	fi
+	# the host tests' report before the first guest's
+	host_wait
 	if [ "$v" != 6.1 ]; then
 		# the tests of what 6.12 has and 6.1 has not (BH workqueues...)
 		main=main+main-$v
@@ -205,6 +243,7 @@ normal_suites() {
 # watchdogs...): the tracepoint and stat tests again, the stress runs, the
 # unload; then the stress with a tiny table.  Exit status: 1 on a failure
 debug_suites() {
+	local second
 	if [ "${WQ_SKIP_DEBUG:-0}" = 1 ]; then
 		result SKIP "debug-kernel suite # SKIP WQ_SKIP_DEBUG=1 was set"
 	elif ! timed "the debug kernel (what the prebuild left)" "$top/ci/build.sh" debug \
@@ -213,8 +252,18 @@ debug_suites() {
 		result FAIL "build: the debug kernel or its files did not build"
 	else
 		export GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
+		# [debug-2] in a second guest at once: this kernel's boots
+		# are the longest path of the run (its tests took 565 s in
+		# one boot); its report follows the first's
+		(
+			boot debug debug-2 debug-2
+			exit $status
+		) < /dev/null > "$top/build/check-debug-2.report" &
+		second=$!
 		boot debug debug debug
 		boot debug debug-tiny debug-tiny workqueue_stat_capacity=16
+		wait "$second" || status=1
+		cat "$top/build/check-debug-2.report"
 	fi
 	return $status
 }
@@ -268,10 +317,12 @@ else
 	cross_builds 6.1
 fi
 
+# a run that stopped before a kernel was built has not printed them yet
+host_wait
 # where the time went, step by step, on stderr
 if [ -s "$TIMES" ]; then
 	echo "# where the time went, by start (seconds from the start of the run; build/check-times.txt):" >&2
-	sort -k4,4n -s "$TIMES" | sed 's/^/#   /' >&2
+	sort -k7,7n -s "$TIMES" | sed 's/^/#   /' >&2
 fi
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$TALLY")
 echo "# make check took $(( $(date +%s) - start )) s"
