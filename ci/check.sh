@@ -251,17 +251,23 @@ debug_suites() {
 			"$top/kernel-patches/debug.config"; then
 		result FAIL "build: the debug kernel or its files did not build"
 	else
-		export GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
+		# hang detectors, not measures of speed, scaled to what this
+		# kernel's tests cost (docs/pipeline.md, "Hang detectors"):
+		# each test 900 s (its slowest took 116 s on a quiet host,
+		# the normal kernel's 40 s of its 300 s), each boot 3000 s
+		# (the longer half took 747 s quiet, 1207 s beside two busy
+		# loops and a make mutants)
+		export GUEST_TIMEOUT=${GUEST_TIMEOUT:-3000}
 		# [debug-2] in a second guest at once: this kernel's boots
 		# are the longest path of the run (its tests took 565 s in
 		# one boot); its report follows the first's
 		(
-			boot debug debug-2 debug-2
+			boot debug debug-2 debug-2 wqtest.timeout=900
 			exit $status
 		) < /dev/null > "$top/build/check-debug-2.report" &
 		second=$!
-		boot debug debug debug
-		boot debug debug-tiny debug-tiny workqueue_stat_capacity=16
+		boot debug debug debug wqtest.timeout=900
+		boot debug debug-tiny debug-tiny wqtest.timeout=900 workqueue_stat_capacity=16
 		wait "$second" || status=1
 		cat "$top/build/check-debug-2.report"
 	fi

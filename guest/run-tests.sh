@@ -7,6 +7,10 @@
 # the last line of output), else fail.
 lib=/usr/lib/wqtest
 T=/sys/kernel/tracing
+# A test still running after this long is killed and fails, so that a hung
+# test does not take the rest of the boot's report with it: a hang
+# detector, not a measure of speed.  wqtest.timeout=SECONDS sets it for a
+# kernel whose tests are slower (the debug kernel: docs/pipeline.md).
 per_test_timeout=${WQT_TEST_TIMEOUT:-300}
 
 # wqtest.tests=NAME|GLOB[,...] on the kernel command line picks the tests
@@ -21,6 +25,7 @@ for arg in $(cat /proc/cmdline); do
 	case $arg in
 	wqtest.tests=*) only=${arg#wqtest.tests=} ;;
 	wqtest.failfast=1) failfast=1 ;;
+	wqtest.timeout=*) per_test_timeout=${arg#wqtest.timeout=} ;;
 	esac
 done
 IFS=, read -r -a globs <<< "$only"
@@ -47,6 +52,10 @@ else
 		n=${t##*/}
 		[[ $n == *-boot-* || $n == *-rel-* || $n == *-mm-* ]] || pick "$t"
 	done
+fi
+if ! [[ $per_test_timeout =~ ^[1-9][0-9]{0,4}$ ]]; then
+	echo "Bail out! wqtest.timeout=$per_test_timeout: not a number of seconds (1 to 99999)"
+	exit 1
 fi
 echo "TAP version 13"
 echo "1..${#tests[@]}"
