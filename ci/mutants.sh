@@ -130,6 +130,10 @@ for m in "${sel[@]}"; do
 		mutated=$f
 		if ! wq_run_kernel "$k" "$top/ci/build.sh" "$mtree" > "$out/$n.build.log" 2>&1; then
 			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
+		elif git -C "$top/build/$mtree" diff --quiet -- "$f"; then
+			# ci/kernel.sh applies the series again when kernel-patches/
+			# changed, from a clean checkout: the build was unmutated
+			echo "INVALID  $n: the build undid it (kernel-patches/ changed during the run?)"; bad=1
 		elif run_kernel_suite "$out/$n" "$(field tests "$m")" "$mtree"; then
 			echo "SURVIVED $n ($where): $what"
 		else
