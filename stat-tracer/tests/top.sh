@@ -44,6 +44,9 @@ trap 'exit 143' TERM
 cat > "$tmp/writer.py" <<'EOF'
 import os, sys, time
 d, stamp = sys.argv[1], sys.argv[2] == "stamp"
+# every "since reset" stamp written, in ms, one a line: what top may have
+# read (a busy host delays the writer, so they are not 50 ms apart)
+log = open(sys.argv[3], "w", buffering=1)
 # executions/s, run us, latency us, WQ_ID, workqueue, function
 rows = [
     (1000, 2000, 50, "1b0809e7", "wqtest", "wqt_sleep_fn [wqtest]"),
@@ -71,6 +74,7 @@ while True:
            "# unmatched: 0 executions without an enqueue"]
     if stamp:
         out.append("# since reset: %d.%03d s" % (ms // 1000, ms % 1000))
+        log.write("%d\n" % ms)
     out += ["# resets: 0", hdr]
     for rate, run, lat, wid, wq, fn in rows:
         k = rate * counted // 1000
@@ -86,12 +90,19 @@ while True:
 EOF
 
 # Check tables of top, batch or a screen capture, against the writer's rates.
-# check.py MODE FILE TABLES SORT REL ORDER: MODE batch or screen; TABLES how
-# many; SORT the key in the header; REL the relative tolerance of the rates
-# (besides one execution per interval); ORDER the first rows, by short name.
+# check.py MODE FILE TABLES SORT REL ORDER [STAMPS]: MODE batch or screen;
+# TABLES how many; SORT the key in the header; REL the relative tolerance of
+# the rates (besides one execution per interval); ORDER the first rows, by
+# short name; STAMPS the writer's log of its "since reset" stamps.  With
+# STAMPS the intervals must be the tracer's: differences of stamps it wrote,
+# each table's starting where the one before ended (a busy host delays the
+# writer, so they are not 0.5 s); without (no stamps: top's own clock),
+# 0.5 +- 0.1 s.
 cat > "$tmp/check.py" <<'EOF'
 import re, sys
 mode, path, ntab, sort, rel, order = sys.argv[1:7]
+stamps = set(int(x) for x in open(sys.argv[7]).read().split()) if len(sys.argv) > 7 else None
+ivs = []
 ntab, rel, order = int(ntab), float(rel), order.split(",")
 # (workqueue as shown, function) -> short name, executions/s, run s, AVG_RUN, AVG_LAT
 EXP = {
@@ -120,7 +131,8 @@ while i < len(lines):
         times.append(datetime.fromisoformat(g[0]).timestamp())
         g = g[1:]
     secs, key, total, shown, nrows = float(g[0]), g[1], float(g[2]), int(g[3]), int(g[4])
-    if abs(secs - 0.5) > 0.1:
+    ivs.append(round(secs * 1000))
+    if stamps is None and abs(secs - 0.5) > 0.1:
         bad.append("interval %.3f s, not 0.5 +- 0.1" % secs)
     if key != sort:
         bad.append("sort %s, not %s" % (key, sort))
@@ -157,6 +169,19 @@ while i < len(lines):
         bad.append("total %.1f exec/s, the rows add up to %.1f" % (total, tot))
 if tables != ntab:
     bad.append("%d tables, not %d" % (tables, ntab))
+# a run of stamps s, s + i1, s + i1 + i2, ... all written by the writer
+def chained(ivs, stamps):
+    for s0 in stamps:
+        t = s0
+        for iv in ivs:
+            t += iv
+            if iv <= 0 or t not in stamps:
+                break
+        else:
+            return True
+    return False
+if stamps is not None and not chained(ivs, stamps):
+    bad.append("intervals %s ms: no run of the writer's stamps has these differences" % ivs)
 for a, b in zip(times, times[1:]):
     if abs(b - a - 0.5) > 0.1:
         bad.append("tables %.3f s apart, not 0.5 +- 0.1" % (b - a))
@@ -170,7 +195,7 @@ EOF
 counting() { [ -s "$fake/trace_stat/workqueues" ] && ! grep -qs '^0 0 0 ' "$fake/trace_stat/workqueues"; }
 start_writer() {
 	rm -f "$fake/trace_stat/workqueues"
-	python3 "$tmp/writer.py" "$fake" "$1" &
+	python3 "$tmp/writer.py" "$fake" "$1" "$tmp/stamps" &
 	writer_pid=$!
 	wait_for 5 counting
 }
@@ -205,18 +230,20 @@ start_writer stamp || t_fail "the fake table's writer did not start"
 "$W" top -I 500 -c 3 > "$tmp/b.out" 2> "$tmp/b.err"
 rc=$?
 if [ $rc -eq 0 ] && [ ! -s "$tmp/b.err" ] && python3 "$tmp/check.py" batch "$tmp/b.out" 3 total 0 \
-		sleep,vmstat,spinA,spinB > "$tmp/why"; then
-	t_ok "-I 500 -c 3: 3 tables 0.5 s apart, 1000.0 EXEC/s and RUN% 200.0 for the 1000/s x 2 ms row, each rate within one execution, worst first"
+		sleep,vmstat,spinA,spinB "$tmp/stamps" > "$tmp/why"; then
+	t_ok "-I 500 -c 3: 3 tables 0.5 s apart, each over the tracer's interval (a run of the fake tracer's stamps), 1000.0 EXEC/s and RUN% 200.0 for the 1000/s x 2 ms row, each rate within one execution, worst first"
 else
 	t_fail "-I 500 -c 3" "exit $rc, stderr: $(cat "$tmp/b.err")" "$(cat "$tmp/why")" "$(cat "$tmp/b.out")"
 fi
 
 "$W" top --json -I 500 -c 3 > "$tmp/j.out" 2> "$tmp/j.err"
 rc=$?
-if [ $rc -eq 0 ] && [ ! -s "$tmp/j.err" ] && python3 - "$tmp/j.out" > "$tmp/why" 2>&1 <<'EOF'
+if [ $rc -eq 0 ] && [ ! -s "$tmp/j.err" ] && python3 - "$tmp/j.out" "$tmp/stamps" > "$tmp/why" 2>&1 <<'EOF'
 import json, re, sys
 def bad(c):
     raise ValueError("not JSON: " + c)
+stamps = set(int(x) for x in open(sys.argv[2]).read().split())
+prev = None
 text = open(sys.argv[1], "rb").read().decode("utf-8")
 assert text.endswith("\n"), "no newline at the end"
 lines = text[:-1].split("\n")
@@ -226,8 +253,14 @@ for l in lines:
     assert list(d) == ["time", "interval_s", "sort", "summary", "rows"], list(d)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", d["time"]), d["time"]
     secs = d["interval_s"]
-    assert abs(secs - 0.5) <= 0.1, secs
     s = d["summary"]
+    # the tracer's interval: from the stamp of the last table (or of the
+    # first read) to this one's, both written by the fake tracer
+    end = round(s["since_reset_s"] * 1000)
+    start = end - round(secs * 1000)
+    assert secs > 0 and end in stamps and start in stamps, (secs, s["since_reset_s"])
+    assert prev is None or start == prev, ("interval from", start, "the last table's stamp", prev)
+    prev = end
     assert s["enabled"] is True and s["dropped"] == 0 and s["rows"] == 4 and s["reset"] is False, s
     r = {(x["workqueue"], x["function"], x["wq_id"]): x for x in d["rows"]}
     assert len(r) == 4, sorted(r)
@@ -244,7 +277,7 @@ for l in lines:
     assert r[("wqtest", "wqt_sleep_fn [wqtest]", "1b0809e7")]["exec_per_s"] == 1000.0
 EOF
 then
-	t_ok "--json -I 500 -c 3: 3 lines of strict JSON (no NaN/Infinity), the rates as in text, unknowns null"
+	t_ok "--json -I 500 -c 3: 3 lines of strict JSON (no NaN/Infinity), each interval the tracer's (since_reset_s of the last table to this one's), the rates as in text, unknowns null"
 else
 	t_fail "--json -I 500 -c 3" "exit $rc, stderr: $(cat "$tmp/j.err")" "$(cat "$tmp/why")" "$(cat "$tmp/j.out")"
 fi
@@ -382,14 +415,14 @@ state() {
 pane t1 -d 0.5
 if wait_for 5 shows t1 'rows 4 of 4' && sleep 0.1 && cap t1 > "$tmp/t1.cap" &&
 		[ "$(fmt t1 '#{alternate_on} #{cursor_flag}')" = "1 0" ] &&
-		python3 "$tmp/check.py" screen "$tmp/t1.cap" 1 total 0 sleep,vmstat,spinA,spinB > "$tmp/why"; then
+		python3 "$tmp/check.py" screen "$tmp/t1.cap" 1 total 0 sleep,vmstat,spinA,spinB "$tmp/stamps" > "$tmp/why"; then
 	t_ok "full screen (alternate screen, no cursor): the header and the rows with their rates, @WQ_ID on the twins"
 else
 	t_fail "full screen" "$(cat "$tmp/why" 2> /dev/null)" "$(state t1)"
 fi
 tmux -S "$sock" send-keys -t t1 s
 if wait_for 2 shows t1 '  sort avg  ' && cap t1 > "$tmp/t1s.cap" &&
-		python3 "$tmp/check.py" screen "$tmp/t1s.cap" 1 avg 0 vmstat,sleep > "$tmp/why"; then
+		python3 "$tmp/check.py" screen "$tmp/t1s.cap" 1 avg 0 vmstat,sleep "$tmp/stamps" > "$tmp/why"; then
 	tmux -S "$sock" send-keys -t t1 '<'
 	if wait_for 2 shows t1 '  sort total  '; then
 		t_ok "s sorts by avg (the 20 ms row first), < back to total"
