@@ -27,7 +27,7 @@ out=$top/build/bench
 [ "$wq_kver" = 6.1 ] || out=$out-$wq_kver
 mkdir -p "$out"
 export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
-"$top/ci/deps.sh" linux-perf bpftrace linux-libc-dev || exit 2
+"$top/ci/deps.sh" linux-perf bpftrace trace-cmd linux-libc-dev || exit 2
 # run_bench NAME OUTDIR ARGS...: one bench boot; prints its table
 run_bench() {
 	local name=$1 dir=$2

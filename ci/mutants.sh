@@ -58,8 +58,15 @@ trap 'exit 130' INT TERM
 # run_kernel_suite DIR GLOBS TREE: boot the mutant tree's guest with those
 # tests; 0 when all passed and the run was whole and clean
 run_kernel_suite() {
-	local dir=$1 globs=$2 name=$3 rc
-	GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} "$top/ci/guest.sh" "$name" check "$dir" \
+	local dir=$1 globs=$2 name=$3 rc perf= disk=
+	# the clients' tests (8x) need the image with trace-cmd, perf and
+	# bpftrace, and a swap disk, as ci/check.sh boots them
+	if [[ ,$globs, == *,8* ]]; then
+		perf=1 disk=$out/swap.img
+		rm -f "$disk"; truncate -s 64M "$disk"; mkswap -q "$disk" > /dev/null
+	fi
+	WQ_WITH_PERF=$perf GUEST_DISK=$disk GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+		"$top/ci/guest.sh" "$name" check "$dir" \
 		wqtest.failfast=1 "wqtest.tests=$globs" > "$dir.log" 2>&1
 	rc=$?
 	guest_problems "$dir/results.txt" "$dir/console.log" $rc > "$dir.problems" &&

@@ -315,3 +315,148 @@ mm_check_expectations() {
 		esac
 	done < "$1"
 }
+
+# The tests of the events' clients (8x-client-*): trace-cmd, perf and
+# bpftrace read the series' events, and each must render every field as the
+# kernel's own trace file does, from the same events.
+CLIENT_WQ_EVENTS="worklet_enqueue worklet_enqueue_delayed worklet_execute worklet_complete worklet_cancel workqueue_flush workqueue_creation workqueue_destruction"
+CLIENT_MM_EVENTS="mm_fault_anon mm_fault_swapin mm_fault_file mm_fault_anon_cow mm_fault_file_cow mm_unmap_anon mm_unmap_file"
+# the kernel filters of the workload: the test module's workqueues, the
+# processes named mmfault
+CLIENT_WQ_FILTER='workqueue ~ "wqtest*"'
+CLIENT_MM_FILTER='comm == "mmfault"'
+CL=/tmp/client
+
+# client_trace_on: the series' events and the stock workqueue_queue_work (a
+# control: what a client renders differently for it, it renders differently
+# for any event) on, filtered to the workload, on an empty buffer of 4 MB
+# a CPU; everything is put back at exit
+client_trace_on() {
+	local e
+	keep_buffer
+	on_exit client_trace_off
+	trace_clear
+	echo 4096 > "$T/buffer_size_kb" || fail "set the buffer size"
+	for e in $CLIENT_WQ_EVENTS workqueue_queue_work; do
+		echo "$CLIENT_WQ_FILTER" > "$T/events/workqueue/$e/filter" || fail "filter $e"
+		echo 1 > "$T/events/workqueue/$e/enable" || fail "enable $e"
+	done
+	for e in $CLIENT_MM_EVENTS; do
+		echo "$CLIENT_MM_FILTER" > "$T/events/mm_fault/$e/filter" || fail "filter $e"
+		echo 1 > "$T/events/mm_fault/$e/enable" || fail "enable $e"
+	done
+	echo 1 > "$T/tracing_on"
+}
+# client_trace_off: the events off and unfiltered
+client_trace_off() {
+	local e
+	echo 0 > "$T/tracing_on"
+	for e in $CLIENT_WQ_EVENTS workqueue_queue_work; do
+		echo 0 > "$T/events/workqueue/$e/filter"
+	done
+	for e in $CLIENT_MM_EVENTS; do
+		echo 0 > "$T/events/mm_fault/$e/filter"
+	done
+	echo 0 > "$T/events/enable"
+}
+# client_workload: work of the test module that fires each workqueue event
+# (a workqueue created and destroyed, delayed items, cancels, flushes of
+# every kind), and mmfault's faults and swap-ins, which fire each mm_fault
+# event; needs the swap disk (/dev/vda), which it puts back off
+client_workload() {
+	wqt_load
+	wqt_run create 4
+	wqt_run delayed 3
+	wqt_run cancel
+	wqt_run flush
+	mkdir -p "$CL/mmf"
+	mmfault faults "$CL/mmf" > "$CL/mmf/expect" || fail "mmfault faults failed"
+	grep -q '^/dev/vda ' /proc/swaps || swapon /dev/vda || fail "swapon /dev/vda"
+	mmfault swap > "$CL/mmf/swap"
+	local rc=$?
+	swapoff /dev/vda
+	[ $rc = 0 ] || fail "mmfault swap failed: $(tail -n 1 "$CL/mmf/swap")"
+}
+# client_canon FORMAT: lines of a trace, as FORMAT prints them (trace: the
+# kernel's trace file; report: trace-cmd report; perf: perf script), as
+# "CPU<TAB>PID<TAB>TIME<TAB>EVENT<TAB>FIELDS", the fields as the kernel
+# prints them once two conventions of libtraceevent are undone (each is
+# how it prints any event, the stock ones too; test 80 shows that on
+# workqueue_queue_work): a %p value is printed as 0x and hex digits, or
+# (nil), where the kernel (no_hash_pointers) prints 16 hex digits; and %ps
+# of a module's function leaves out the " [module]" the kernel adds.  A
+# line that is none of these is printed as "BAD<TAB>LINE".
+client_canon() {
+	awk -v fmt="$1" '
+	# ptr V: a pointer value in one spelling (hex digits, no 0x, no
+	# leading zeros), its trailing ":" kept
+	function ptr(v,   c) {
+		c = ""
+		if (v ~ /:$/) { c = ":"; sub(/:$/, "", v) }
+		if (v == "(nil)") v = "0"
+		sub(/^0x/, "", v)
+		sub(/^0+/, "", v)
+		return (v == "" ? "0" : v) c
+	}
+	/^#/ || /^$/ || /^CPU [0-9]+ is empty$/ || /^cpus=[0-9]+$/ { next }
+	{
+		line = $0
+		if (!match(line, /\[[0-9]+\] /)) { print "BAD\t" line; next }
+		left = substr(line, 1, RSTART - 1)
+		cpu = substr(line, RSTART + 1, RLENGTH - 3) + 0
+		rest = substr(line, RSTART + RLENGTH)
+		sub(/ +$/, "", left)
+		if (fmt == "perf") {
+			pid = left; sub(/.* /, "", pid)
+		} else {
+			pid = left; sub(/.*-/, "", pid)
+		}
+		if (!match(rest, /[0-9]+\.[0-9]+: +/)) { print "BAD\t" line; next }
+		ts = substr(rest, RSTART, RLENGTH); sub(/: +$/, "", ts)
+		rest = substr(rest, RSTART + RLENGTH)
+		if (!match(rest, /^[a-z_0-9:]+: */)) { print "BAD\t" line; next }
+		ev = substr(rest, 1, RLENGTH); sub(/: *$/, "", ev); sub(/.*:/, "", ev)
+		f = substr(rest, RLENGTH + 1)
+		gsub(/ \[[A-Za-z0-9_]+\]/, "", f)
+		n = split(f, tok, " ")
+		out = ""
+		for (i = 1; i <= n; i++) {
+			t = tok[i]
+			if (t ~ /^(work|struct)=/) {
+				k = t; sub(/=.*/, "", k); v = t; sub(/^[a-z]+=/, "", v)
+				t = k "=" ptr(v)
+			} else if (i > 1 && tok[i - 1] == "struct")
+				t = ptr(t)
+			out = out (i > 1 ? " " : "") t
+		}
+		printf "%d\t%s\t%s\t%s\t%s\n", cpu, pid, ts, ev, out
+	}'
+}
+# client_counts FILE: "EVENT COUNT" for every event of a canonical trace
+client_counts() { cut -f 4 "$1" | sort | uniq -c | awk '{ print $2, $1 }'; }
+# client_check_whole: the ring buffer lost nothing (every entry written is
+# in the buffer), so that the trace file holds every event of the workload
+client_check_whole() {
+	local w
+	w=$(sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' "$CL/trace.txt")
+	[ -n "$w" ] || fail "the trace file has no entries-in-buffer line"
+	expect_eq "entries in the buffer (= entries written: none lost)" "${w% *}" "${w#* }"
+}
+# client_coverage FILE: each of the series' events is in the canonical
+# trace FILE, workqueue_queue_work too
+client_coverage() {
+	local e n
+	for e in $CLIENT_WQ_EVENTS $CLIENT_MM_EVENTS workqueue_queue_work; do
+		n=$(cut -f 4 "$1" | grep -c -x "$e")
+		expect_ge "$e: events of the workload" "$n" 1
+	done
+}
+# client_compare WHAT KERNEL CLIENT: two canonical traces, sorted, are the
+# same line for line; on a difference, the first lines that differ
+client_compare() {
+	if ! cmp -s "$2" "$3"; then
+		diff "$2" "$3" | head -n 20
+		fail "$1: $(grep -c . "$2") lines from the kernel, $(grep -c . "$3") from the client, not the same (first differences above: < kernel, > client)"
+	fi
+	echo "$1: the same $(grep -c . "$2") lines"
+}

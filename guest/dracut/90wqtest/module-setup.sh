@@ -34,12 +34,13 @@ install() {
 	for f in "$WQ_STAGE"/usr/bin/*; do
 		[ -x "$f" ] && inst_binary "$f" "/usr/bin/${f##*/}"
 	done
-	# perf and bpftrace, for the benchmark's "perf kwork" and "bpftrace"
-	# ways of watching (bpftrace brings LLVM: about 200 MB, in the
-	# bench's image only)
+	# perf, bpftrace and trace-cmd: the benchmark's "perf kwork" and
+	# "bpftrace" ways of watching, and the clients suite of make check
+	# (bpftrace brings LLVM: about 200 MB, in this image only)
 	if [ -n "${WQ_WITH_PERF:-}" ]; then
 		inst_binary perf || derror "wqtest: could not install perf"
 		inst_binary bpftrace || derror "wqtest: could not install bpftrace"
+		inst_binary trace-cmd || derror "wqtest: could not install trace-cmd"
 		# bpftrace parses its programs with clang, which includes the
 		# kernel's UAPI types (linux-libc-dev)
 		mkdir -p "$initdir/usr/include/x86_64-linux-gnu"
