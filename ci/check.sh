@@ -107,7 +107,8 @@ boot() {
 # in the background beside the first kernel's build (they need no kernel;
 # a process group of their own, for cleanup()); their report goes to
 # build/check-host.report, printed by host_wait
-timed "packages (ci/deps.sh)" "$top/ci/deps.sh" || exit 2
+# (and the events' clients, which the clients suite's image carries)
+timed "packages (ci/deps.sh)" "$top/ci/deps.sh" trace-cmd linux-perf bpftrace linux-libc-dev || exit 2
 # host_tests: make -C stat-tracer test and its report; 1 on a failure
 host_tests() {
 	local out=$top/build/host-wqstat.tap watcher= rc
@@ -168,7 +169,8 @@ fi
 # The packages they need are installed first, here, so that two apt-gets
 # never meet.
 prebuild_start() {
-	"$top/ci/deps.sh" linux-source-6.12 gcc-aarch64-linux-gnu > /dev/null || return 0
+	"$top/ci/deps.sh" linux-source-6.12 gcc-aarch64-linux-gnu linux-config-6.1 linux-config-6.12 \
+		sparse dwarves > /dev/null || return 0
 	# a process group of its own, so that cleanup() stops all of it
 	set -m
 	(
@@ -182,6 +184,10 @@ prebuild_start() {
 		renice -n 10 $BASHPID > /dev/null
 		for arch in i386 arm64; do
 			timed "prebuild: the $arch cross build (nice 10)" wq_run_kernel 6.1 "$top/ci/cross.sh" "$arch"
+		done
+		for kf in 6.1:none 6.12:none 6.12:rt; do
+			timed "prebuild: Debian's ${kf#*:} config of ${kf%:*}, W=1 and sparse (nice 10)" \
+				wq_run_kernel "${kf%:*}" "$top/ci/distro.sh" "${kf#*:}"
 		done
 	) < /dev/null > "$top/build/prebuild.log" 2>&1 &
 	prebuild_pid=$!
@@ -234,6 +240,10 @@ normal_suites() {
 	truncate -s 64M "$top/build/swap.img"
 	mkswap -q "$top/build/swap.img" > /dev/null
 	GUEST_DISK=$top/build/swap.img GUEST_MEM=3584 boot "$name" mm "$label-mm"
+	# the events read by their clients: trace-cmd, perf and bpftrace, in
+	# the image that has them, with the swap disk again (mm_fault_swapin)
+	mkswap -q "$top/build/swap.img" > /dev/null
+	WQ_WITH_PERF=1 GUEST_DISK=$top/build/swap.img boot "$name" clients "$label-clients"
 	SUFFIX=
 	return 0
 }
@@ -290,9 +300,26 @@ cross_builds() {
 	done
 }
 
+# distro_builds VERSION FLAVOUR...: the series' files compiled with
+# Debian's configs of VERSION, W=1 and sparse, unpatched and patched: no
+# new warning
+distro_builds() {
+	local v=$1 f line sfx=
+	shift
+	[ "$v" = 6.1 ] || sfx=-$v
+	for f in "$@"; do
+		if line=$(timed "Debian's $f config of $v (what the prebuild left)" \
+				wq_run_kernel "$v" "$top/ci/distro.sh" "$f"); then
+			result OK "distro-config $v $line"
+		else
+			result FAIL "distro-config $v $f: see build/distro-$f$sfx.log"
+		fi
+	done
+}
+
 if [ "$kver" != 6.1 ]; then
-	# KERNEL=6.12: its suites and its cross builds
-	normal_suites "$kver" && cross_builds "$kver"
+	# KERNEL=6.12: its suites, its cross builds and Debian's configs
+	normal_suites "$kver" && cross_builds "$kver" && distro_builds "$kver" none rt
 # 2. the guest suites on the normal kernel; when it does not build, stop:
 # the debug kernel would take as long again to fail the same way
 elif ! normal_suites 6.1; then
@@ -321,6 +348,8 @@ else
 	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
 	prebuild_pid=
 	cross_builds 6.1
+	distro_builds 6.1 none
+	distro_builds 6.12 none rt
 fi
 
 # a run that stopped before a kernel was built has not printed them yet

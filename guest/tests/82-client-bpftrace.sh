@@ -66,15 +66,15 @@ client_trace_on
 bpftrace "$CL/probes.bt" > "$CL/bt.out" 2> "$CL/bt.err" &
 bt=$!
 on_exit "kill $bt 2> /dev/null"
-# attached once BEGIN has printed (LLVM compiles the probes first: seconds
-# under TCG)
-for _ in $(seq 600); do
-	grep -q '^ready$' "$CL/bt.out" && break
+# attached once BEGIN has printed: LLVM compiles the probes first, 12 s
+# under TCG beside other work; no limit of its own (a slow host only makes
+# it slower; a hang is the per-test timeout's)
+t0=$(date +%s)
+until grep -q '^ready$' "$CL/bt.out"; do
 	kill -0 $bt 2> /dev/null || { cat "$CL/bt.err"; fail "bpftrace exited before it attached"; }
 	sleep 0.2
 done
-grep -q '^ready$' "$CL/bt.out" || { cat "$CL/bt.err"; fail "bpftrace did not attach within 120 s"; }
-head -n 1 "$CL/bt.err"
+echo "bpftrace attached in $(( $(date +%s) - t0 )) s: $(grep -h -m 1 '^Attaching' "$CL/bt.out" "$CL/bt.err")"
 client_workload
 kill -INT $bt
 wait $bt
