@@ -22,7 +22,10 @@ for e in $CLIENT_MM_EVENTS; do
 	ev+=(-e "mm_fault:$e" --filter "$CLIENT_MM_FILTER")
 done
 client_trace_on
-perf record -q -a -o "$CL/perf.data" "${ev[@]}" -- \
+# 4 MB a CPU (the default is 512 kB): mmfault's exec alone is a burst of
+# about a thousand events, which perf, like the workload, reads on a vCPU
+# that a busy host may leave waiting
+perf record -q -a -m 4M -o "$CL/perf.data" "${ev[@]}" -- \
 	bash -c '. /usr/lib/wqtest/tests/lib.sh; client_workload' > "$CL/record.log" 2>&1 ||
 	{ cat "$CL/record.log"; fail "perf record or the workload failed"; }
 echo 0 > "$T/tracing_on"

@@ -63,11 +63,14 @@ printf 'typedef _Bool bool;\ntypedef int pid_t;\n' > "$CL/types.h"
 	done
 } > "$CL/probes.bt"
 client_trace_on
-bpftrace "$CL/probes.bt" > "$CL/bt.out" 2> "$CL/bt.err" &
+# 1024 pages a CPU for printf's buffer (the default is 64): mmfault's exec
+# alone is a burst of about a thousand lines, which bpftrace, like the
+# workload, reads on a vCPU that a busy host may leave waiting
+BPFTRACE_PERF_RB_PAGES=1024 bpftrace "$CL/probes.bt" > "$CL/bt.out" 2> "$CL/bt.err" &
 bt=$!
 on_exit "kill $bt 2> /dev/null"
-# attached once BEGIN has printed: LLVM compiles the probes first, 12 s
-# under TCG beside other work; no limit of its own (a slow host only makes
+# attached once BEGIN has printed: LLVM compiles the probes first, 12 to
+# 23 s under TCG beside other work; no limit of its own (a slow host only makes
 # it slower; a hang is the per-test timeout's)
 t0=$(date +%s)
 until grep -q '^ready$' "$CL/bt.out"; do
