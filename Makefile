@@ -5,6 +5,8 @@
 #                    KERNEL=6.12: 6.12's alone); ends "N passed, N failed"
 #   make check-stress  make check beside a busy loop on every host core
 #                    (WQ_HOST_LOAD=N make check: N loops)
+#   make check-rt    the 6.12 series built with PREEMPT_RT and its lock
+#                    checks: the main tests and the stress runs (one boot)
 #   make mutants     the bugs of ci/mutants/, each must fail a test (MUTANTS=k04 picks)
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs: seven ways (bpftrace
@@ -16,7 +18,7 @@
 # needs first.  LINUX_SOURCE_TAR=... points the build at another source of
 # the kernel KERNEL names.
 
-.PHONY: all deps kernel guest demo check check-stress mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
+.PHONY: all deps kernel guest demo check check-stress check-rt mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
 
 all: guest
 
@@ -40,6 +42,9 @@ check:
 
 check-stress:
 	@WQ_HOST_LOAD=$$(nproc) ci/check.sh
+
+check-rt:
+	@ci/rt.sh
 
 mutants:
 	@ci/mutants.sh

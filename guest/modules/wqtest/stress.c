@@ -92,6 +92,7 @@ struct wqs_thread {
 	struct work_struct	irq[WQS_IRQ];
 	struct timer_list	timer;
 	struct hrtimer		hrtimer;
+	unsigned int		hrtimer_next;	/* the hrtimer's next irq item */
 };
 
 /* Count a successful enqueue of @kind. */
@@ -169,13 +170,18 @@ static void wqs_timer_fn(struct timer_list *t)
 		mod_timer(t, jiffies + 1);
 }
 
-/* hrtimer in hard-irq context: queue an irq item on the unbound queue. */
+/*
+ * hrtimer in hard-irq context: queue the next irq item on the unbound
+ * queue, in turn (get_random_u32() takes a local lock, which PREEMPT_RT
+ * makes a sleeping one: not in hard-irq context).
+ */
 static enum hrtimer_restart wqs_hrtimer_fn(struct hrtimer *t)
 {
 	struct wqs_thread *th = container_of(t, struct wqs_thread, hrtimer);
 
+	th->hrtimer_next = (th->hrtimer_next + 1) % WQS_IRQ;
 	wqs_enq(WQS_K_IRQ, queue_work(wqs_unbound_wq,
-				      &th->irq[get_random_u32_below(WQS_IRQ)]));
+				      &th->irq[th->hrtimer_next]));
 	if (READ_ONCE(wqs_stop))
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ms_to_ktime(1));
