@@ -25,14 +25,9 @@ trace-cmd report -i "$CL/trace.dat" > "$CL/report.txt" 2> "$CL/report.err" ||
 if grep -E "worklet_|workqueue_|mm_fault|mm_unmap" "$CL/report.err"; then
 	fail "trace-cmd report complained about an event of the series (above)"
 fi
-n=$(grep -c -E 'FAILED TO PARSE|\[UNKNOWN' "$CL/report.txt")
-expect_eq "lines trace-cmd could not render" "$n" 0
 client_canon trace < "$CL/trace.txt" | sort > "$CL/kernel"
 client_canon report < "$CL/report.txt" | sort > "$CL/client"
-expect_eq "lines of the trace file that are not events" "$(grep -c '^BAD' "$CL/kernel")" 0
-expect_eq "lines of trace-cmd report that are not events" "$(grep -c '^BAD' "$CL/client")" 0
-client_coverage "$CL/kernel"
-client_compare "trace-cmd report against the trace file" "$CL/kernel" "$CL/client"
+client_verdict "trace-cmd report" "$CL/report.txt" "$CL/kernel"
 # an example of each event, as each printed it
 for e in $CLIENT_WQ_EVENTS $CLIENT_MM_EVENTS; do
 	grep -m 1 " $e: " "$CL/trace.txt"

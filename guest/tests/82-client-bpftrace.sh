@@ -85,7 +85,7 @@ echo "bpftrace exited with status $?"
 echo 0 > "$T/tracing_on"
 cat "$T/trace" > "$CL/trace.txt"
 client_check_whole
-expect_eq "bpftrace's warnings of lost events" "$(grep -c -i 'lost' "$CL/bt.out" "$CL/bt.err" | awk -F: '{ s += $2 } END { print s }')" 0
+expect_eq "bpftrace's warnings of lost events" "$(client_lost "$CL/bt.out" "$CL/bt.err")" 0
 # the name tables of the print fmts: "NAME VALUE" lines, for flags and kind
 for f in workqueue_creation workqueue_flush; do
 	grep '^print fmt' "$T/events/workqueue/$f/format" | grep -o -E '\{ *(0x[0-9a-fA-F]+|[0-9]+) *, *"[A-Za-z_]+" *\}' |

@@ -451,6 +451,19 @@ client_coverage() {
 		expect_ge "$e: events of the workload" "$n" 1
 	done
 }
+# client_verdict CLIENT OUTPUT FULL: what the client printed (OUTPUT) has no
+# event it could not render, $CL/kernel and $CL/client (the canonical
+# lines compared) hold events only, the workload's canonical trace FULL
+# has every event, and the two are the same
+client_verdict() {
+	expect_eq "lines $1 could not render" "$(grep -c -E 'FAILED TO PARSE|\[UNKNOWN' "$2")" 0
+	expect_eq "lines of the trace file that are not events" "$(grep -c '^BAD' "$CL/kernel")" 0
+	expect_eq "lines of $1 that are not events" "$(grep -c '^BAD' "$CL/client")" 0
+	client_coverage "$3"
+	client_compare "$1 against the trace file" "$CL/kernel" "$CL/client"
+}
+# client_lost FILE...: how many lines of FILEs speak of lost events
+client_lost() { cat "$@" | grep -c -i 'lost'; }
 # client_compare WHAT KERNEL CLIENT: two canonical traces, sorted, are the
 # same line for line; on a difference, the first lines that differ
 client_compare() {
