@@ -4,7 +4,8 @@
 # NAME: the staged build (build/stage-NAME), MODE: wqtest.mode, OUTDIR: where
 # console.log (ttyS0, the whole kernel log) and results.txt (ttyS1, the
 # results channel) are written.  Environment: QEMU_ACCEL (tcg by default;
-# kvm opts in), GUEST_TIMEOUT (seconds, hard limit), GUEST_CPUS, GUEST_MEM,
+# kvm opts in), GUEST_TIMEOUT (seconds, hard limit), GUEST_STALL (MODE=check:
+# seconds without a result line that mean a hung guest), GUEST_CPUS, GUEST_MEM,
 # WQ_USER_SCRIPT (a script for MODE=script), GUEST_DISK (a raw image
 # attached as a virtio disk, /dev/vda in the guest), QEMU_ICOUNT (a value
 # for QEMU's -icount, e.g. shift=0,sleep=off: the guest's clocks then count
@@ -12,7 +13,7 @@
 # arguments, split on spaces: e.g. a -monitor socket to debug a stuck guest),
 # WQ_PROGRESS (a label: the test results are printed on stderr as the guest
 # writes them, with a line after each minute without one).
-# Exit status: QEMU's, or 124 when the guest hit the timeout.
+# Exit status: QEMU's, or 124 when the guest hit a timeout or stalled.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 name=$1 mode=$2 out=$3
@@ -72,7 +73,26 @@ if [ "$mode" = script ]; then
 fi
 
 accel=${QEMU_ACCEL:-tcg}
-timeout_s=${GUEST_TIMEOUT:-900}
+# Two hang detectors, neither a measure of speed.  In MODE=check the guest
+# writes a result line at least once per test, and kills a test after its
+# own limit (wqtest.timeout, 300 s by default); a guest whose results
+# channel stays silent for that limit and 300 s more has hung as a whole,
+# and is stopped then (GUEST_STALL overrides).  A slow guest that moves is
+# never stopped by it: beside two busy loops and another make check, the
+# 6.12 kernel's main boot took 919 s (255 s of CPU; 321 s quiet) and met
+# the old fixed limit of 900 s with 7 tests left.  GUEST_TIMEOUT is a hard
+# limit on the whole boot: 900 s by default, and in MODE=check only a
+# backstop, 4 hours.
+stall_s=
+if [ "$mode" = check ]; then
+	per_test=300
+	for a in "$@"; do
+		case $a in wqtest.timeout=*) per_test=${a#wqtest.timeout=} ;; esac
+	done
+	[[ $per_test =~ ^[0-9]+$ ]] || per_test=300
+	stall_s=${GUEST_STALL:-$((per_test + 300))}
+fi
+timeout_s=${GUEST_TIMEOUT:-$([ -n "$stall_s" ] && echo 14400 || echo 900)}
 # no_timer_check: the IO-APIC timer check counts timer interrupts during a
 # delay loop early in boot; a vCPU the host deschedules there misses them
 # and the kernel panics ("IO-APIC + timer doesn't work!"), as a debug boot
@@ -99,15 +119,41 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 "${disk[@]}" "${icoun
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-serial "file:$out/console.log" -serial "file:$out/results.txt" \
-	</dev/null > "$out/qemu.log" 2>&1
-rc=$?
-if [ -n "$streamer" ]; then
-	# it only prints: its end, killed, is not an error
-	kill "$streamer" 2> /dev/null
-	wait "$streamer" 2> /dev/null
+	</dev/null > "$out/qemu.log" 2>&1 &
+qemu=$!
+# in the background, QEMU ignores a Ctrl-C (SIGINT): pass it on, and a TERM
+trap 'kill $qemu ${watch:-} $streamer 2> /dev/null; exit 130' INT
+trap 'kill $qemu ${watch:-} $streamer 2> /dev/null; exit 143' TERM
+# the stall watch: the results channel's size, every 10 s
+watch=
+rm -f "$out/stalled"
+if [ -n "$stall_s" ]; then
+	(
+		last=-1 since=$SECONDS
+		while sleep 10; do
+			size=$(stat -c %s "$out/results.txt" 2> /dev/null || echo 0)
+			[ "$size" = "$last" ] || { last=$size since=$SECONDS; }
+			if [ $((SECONDS - since)) -ge "$stall_s" ]; then
+				echo "$((SECONDS - since))" > "$out/stalled"
+				kill "$qemu" 2> /dev/null
+				exit 0
+			fi
+		done
+	) < /dev/null > /dev/null 2>&1 &
+	watch=$!
 fi
+wait "$qemu"
+rc=$?
+for p in $watch $streamer; do
+	# they only watch and print: their end, killed, is not an error
+	kill "$p" 2> /dev/null
+	wait "$p" 2> /dev/null
+done
 set -e
-if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+if [ -s "$out/stalled" ]; then
+	echo "guest.sh: no result from the guest for $(cat "$out/stalled") s (GUEST_STALL, $stall_s s): it hung; killed" >&2
+	rc=124
+elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "guest.sh: the guest did not stop within ${timeout_s} s (GUEST_TIMEOUT); killed" >&2
 	rc=124
 fi

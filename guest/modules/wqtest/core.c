@@ -575,7 +575,7 @@ static int wqt_scn_release(void)
 static int wqt_dispatch(char *line)
 {
 	char name[32], word[16];
-	unsigned int a = 0, b = 0, c = 0;
+	unsigned int a = 0, b = 0, c = 0, d = 0;
 	int n;
 
 	if (sscanf(line, "pctl %15s %u", word, &a) == 2)
@@ -623,8 +623,10 @@ static int wqt_dispatch(char *line)
 		return wqt_scn_hugedelay();
 	if (!strcmp(name, "latechurn") && n == 3)
 		return wqt_scn_latechurn(a, b);
+	if (sscanf(line, "churn %u %u %u %u", &a, &b, &c, &d) == 4)
+		return wqt_scn_churn(a, b, c, d);
 	if (sscanf(line, "churn %u %u %u", &a, &b, &c) == 3)
-		return wqt_scn_churn(a, b, c);
+		return wqt_scn_churn(a, b, c, 0);
 	if (!strcmp(name, "twins") && n == 3)
 		return wqt_scn_twins(a, b);
 	if (!strcmp(name, "barriers") && n == 2)

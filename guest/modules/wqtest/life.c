@@ -171,24 +171,25 @@ static void wqt_churn_fn(struct work_struct *work)
 }
 
 /*
- * "churn N NAMES US": create N workqueues, named wqtest_churn0 to
- * wqtest_churn<NAMES - 1> in turn, queue one item on each and destroy it
- * (which runs the item first: no flush barrier), resting US microseconds
- * between two.
+ * "churn N NAMES US [FIRST]": create N workqueues, named wqtest_churn<FIRST>
+ * to wqtest_churn<FIRST + NAMES - 1> in turn, queue one item on each and
+ * destroy it (which runs the item first: no flush barrier), resting US
+ * microseconds between two.
  */
-int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us)
+int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us,
+		  unsigned int first)
 {
 	struct workqueue_struct *wq;
 	struct work_struct item;
 	unsigned int i;
 	ktime_t start = ktime_get();
 
-	if (!n || n > 1000000 || !names || rest_us > 1000000)
+	if (!n || n > 1000000 || !names || rest_us > 1000000 || first > 1000000)
 		return -EINVAL;
 	atomic_set(&wqt_life_done, 0);
 	INIT_WORK_ONSTACK(&item, wqt_churn_fn);
 	for (i = 0; i < n; i++) {
-		wq = alloc_workqueue("wqtest_churn%u", 0, 0, i % names);
+		wq = alloc_workqueue("wqtest_churn%u", 0, 0, first + i % names);
 		if (!wq) {
 			destroy_work_on_stack(&item);
 			return -ENOMEM;

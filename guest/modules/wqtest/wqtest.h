@@ -28,7 +28,8 @@ int wqt_scn_system(unsigned int n);
 int wqt_scn_deferrable(unsigned int n);
 int wqt_scn_hugedelay(void);
 int wqt_scn_barriers(struct workqueue_struct *wq, unsigned int seconds);
-int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us);
+int wqt_scn_churn(unsigned int n, unsigned int names, unsigned int rest_us,
+		  unsigned int first);
 int wqt_scn_twins(unsigned int a, unsigned int b);
 void wqt_life_exit(void);
 int wqt_scn_cmwq(struct workqueue_struct *host_wq, const char *name,
