@@ -58,14 +58,14 @@ trap 'exit 130' INT TERM
 # run_kernel_suite DIR GLOBS TREE: boot the mutant tree's guest with those
 # tests; 0 when all passed and the run was whole and clean
 run_kernel_suite() {
-	local dir=$1 globs=$2 name=$3 rc perf= disk=
+	local dir=$1 globs=$2 name=$3 rc perf= disk= mem=${GUEST_MEM:-1024}
 	# the clients' tests (8x) need the image with trace-cmd, perf and
-	# bpftrace, and a swap disk, as ci/check.sh boots them
+	# bpftrace, a swap disk and 2 GiB, as ci/check.sh boots them
 	if [[ ,$globs, == *,8* ]]; then
-		perf=1 disk=$out/swap.img
+		perf=1 disk=$out/swap.img mem=2048
 		rm -f "$disk"; truncate -s 64M "$disk"; mkswap -q "$disk" > /dev/null
 	fi
-	WQ_WITH_PERF=$perf GUEST_DISK=$disk GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
+	WQ_WITH_PERF=$perf GUEST_DISK=$disk GUEST_MEM=$mem GUEST_TIMEOUT=${GUEST_TIMEOUT:-900} \
 		"$top/ci/guest.sh" "$name" check "$dir" \
 		wqtest.failfast=1 "wqtest.tests=$globs" > "$dir.log" 2>&1
 	rc=$?

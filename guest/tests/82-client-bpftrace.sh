@@ -78,10 +78,14 @@ until grep -q '^ready$' "$CL/bt.out"; do
 	sleep 0.2
 done
 echo "bpftrace attached in $(( $(date +%s) - t0 )) s: $(grep -h -m 1 '^Attaching' "$CL/bt.out" "$CL/bt.err")"
+grep -E '^(MemTotal|MemAvailable|SwapTotal):' /proc/meminfo | tr -s ' ' | sed 's/^/before the workload: /'
+t0=$(date +%s)
 client_workload
+echo "the workload ran in $(( $(date +%s) - t0 )) s"
+t0=$(date +%s)
 kill -INT $bt
 wait $bt
-echo "bpftrace exited with status $?"
+echo "bpftrace exited with status $? after $(( $(date +%s) - t0 )) s"
 echo 0 > "$T/tracing_on"
 cat "$T/trace" > "$CL/trace.txt"
 client_check_whole
