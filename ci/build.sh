@@ -75,6 +75,14 @@ find "$mods" -name '*.ko' -exec cp {} "$new/usr/lib/wqtest/modules/" \;
 cp "$top"/build/tools/* "$new/usr/bin/"
 cp "$top/build/stat-tracer/wqstat" "$new/usr/bin/"
 [ ! -x "$pt/page-types" ] || cp "$pt/page-types" "$new/usr/bin/"
+# a kernel with the annotated branch profiler (kernel-patches/ftrace.config):
+# the number of its entries (struct ftrace_likely_data, 48 bytes on
+# x86_64) between the section's two symbols, for 92-ftrace-branch
+if grep -q '^CONFIG_PROFILE_ANNOTATED_BRANCHES=y' "$tree/.config"; then
+	read -r a b < <(awk '$3 == "__start_annotated_branch_profile" { s = $1 }
+		$3 == "__stop_annotated_branch_profile" { e = $1 } END { print s, e }' "$tree/System.map")
+	[ -z "$b" ] || echo $(((16#$b - 16#$a) / 48)) > "$new/usr/lib/wqtest/branch-sites"
+fi
 exec 9> "$top/build/dracut.lock"
 flock 9
 rm -rf "$stage"

@@ -179,6 +179,9 @@ prebuild_start() {
 			"$top/ci/build.sh" debug "$top/kernel-patches/guest.config" \
 			"$top/kernel-patches/wqstat.config" "$top/kernel-patches/debug.config"
 		timed "prebuild: the 6.12 kernel (nice 10)" wq_run_kernel 6.12 "$top/ci/build.sh"
+		timed "prebuild: the ftrace kernel (nice 10)" "$top/ci/build.sh" ftrace "${ftrace_frags[@]}"
+		SERIES=none timed "prebuild: the ftrace kernel without the series (nice 10)" \
+			"$top/ci/build.sh" ftrace-vanilla "${ftrace_vanilla_frags[@]}"
 		# the guests' kernels are built: back to nice 10 (a step that
 		# waited for them has put the group to nice 0), behind the boots
 		renice -n 10 $BASHPID > /dev/null
@@ -241,9 +244,13 @@ normal_suites() {
 	mkswap -q "$top/build/swap.img" > /dev/null
 	GUEST_DISK=$top/build/swap.img GUEST_MEM=3584 boot "$name" mm "$label-mm"
 	# the events read by their clients: trace-cmd, perf and bpftrace, in
-	# the image that has them, with the swap disk again (mm_fault_swapin)
+	# the image that has them, with the swap disk again (mm_fault_swapin).
+	# 2 GiB: that image (262 MB) is held twice in memory, as the initrd
+	# and unpacked, which left 1 GiB about 450 MB for bpftrace's LLVM and
+	# the workload; once the workload turned swap on, a loaded run's
+	# 82-client-bpftrace paged for 270 s and met its limit
 	mkswap -q "$top/build/swap.img" > /dev/null
-	WQ_WITH_PERF=1 GUEST_DISK=$top/build/swap.img boot "$name" clients "$label-clients"
+	GUEST_MEM=2048 WQ_WITH_PERF=1 GUEST_DISK=$top/build/swap.img boot "$name" clients "$label-clients"
 	SUFFIX=
 	return 0
 }
@@ -282,6 +289,34 @@ debug_suites() {
 		cat "$top/build/check-debug-2.report"
 	fi
 	return $status
+}
+
+# the kernel of the other trace_stat users (the function and branch
+# profilers), with kmemleak: the same fragments with and without the series
+# (but wqstat.config, whose option the unpatched tree does not have)
+ftrace_vanilla_frags=("$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config"
+	"$top/kernel-patches/ftrace.config")
+ftrace_frags=("${ftrace_vanilla_frags[@]}" "$top/kernel-patches/wqstat.config")
+
+# ftrace_suites: [ftrace] on the patched kernel and, at the same time in a
+# second guest, on the unpatched one (the reference: the same tests must
+# pass there)
+ftrace_suites() {
+	local second
+	if ! timed "the ftrace kernels, with and without the series (what the prebuild left)" \
+			"$top/ci/build.sh" ftrace "${ftrace_frags[@]}" ||
+	   ! SERIES=none timed "the ftrace kernel without the series" "$top/ci/build.sh" ftrace-vanilla "${ftrace_vanilla_frags[@]}"; then
+		result FAIL "build: the ftrace kernels (kernel-patches/ftrace.config) did not build"
+		return 1
+	fi
+	(
+		SUFFIX=vanilla boot ftrace-vanilla ftrace ftrace-vanilla
+		exit $status
+	) < /dev/null > "$top/build/check-ftrace-vanilla.report" &
+	second=$!
+	boot ftrace ftrace ftrace
+	wait "$second" || status=1
+	cat "$top/build/check-ftrace-vanilla.report"
 }
 
 # cross_builds VERSION: the series of VERSION built for 32-bit x86
@@ -343,8 +378,11 @@ else
 	debug_pid=
 	cat "$top/build/check-debug.report"
 
-	# 5. the series built for i386 and arm64, once the prebuild is done
+	# 5. the other users of trace_stat, with and without the series
 	prebuild_hurry
+	ftrace_suites
+
+	# 6. the series built for i386 and arm64, once the prebuild is done
 	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
 	prebuild_pid=
 	cross_builds 6.1

@@ -22,7 +22,7 @@ pattern+='|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|turning off the locking corr
 pattern+='|INFO: trying to register non-static key|lock held when returning|bad unlock balance|KASAN|UBSAN|ODEBUG|list_add corruption|list_del corruption'
 pattern+='|soft lockup|hard LOCKUP|blocked for more than|workqueue lockup|BUG: workqueue'
 pattern+='|sleeping function called from invalid context|scheduling while atomic'
-pattern+='|kmemleak|refcount_t:|stack-protector|double fault'
+pattern+='|kmemleak: [0-9]+ new suspected|refcount_t:|stack-protector|double fault'
 [ -r "$1" ] || { echo "splat.sh: no console log $1"; exit 1; }
 # known_blocks: "FIRST LAST" line numbers of each tolerated block
 known_blocks() {
