@@ -27,11 +27,13 @@ hits() {
 }
 echo '__do_sys_getppid vfs_read' > "$T/set_ftrace_filter" || fail "set_ftrace_filter"
 expect_eq "the filter" "$(sort "$T/set_ftrace_filter" | tr '\n' ' ')" "__do_sys_getppid vfs_read "
-dd if=/dev/zero of=/tmp/prof.in bs=1 count=300 2> /dev/null
+dd if=/dev/zero of=/tmp/prof.in bs=1 count=300 2> /dev/null || fail "dd: the input file"
 echo 1 > "$P" || fail "function_profile_enabled"
 wqsys 1000 || fail "wqsys"
 dd if=/tmp/prof.in of=/dev/null bs=1 2> /dev/null
+rc=$?
 echo 0 > "$P"
+expect_eq "dd's 300 one-byte reads: exit status" "$rc" 0
 for c in 0 1; do
 	statread -b 4096 -t 0 -H /tmp/prof.hdr -R "$ROW" -s 3 -n "function$c" "$T/trace_stat/function$c" ||
 		fail "function$c: not the profiler's table, or not sorted by Time"

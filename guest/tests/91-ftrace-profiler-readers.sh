@@ -30,7 +30,7 @@ rm -f "$done"
 	n=$((n + 1))
   done
   echo "$n" > /tmp/prof.toggles
-  touch "$done" ) &
+  : > "$done" ) &
 statread -b 64 -t 10 -u "$done" -H /tmp/prof.hdr -R "$ROW" -n "function0/64" "$T/trace_stat/function0" > /tmp/r1 &
 r1=$!
 statread -b 4096 -t 10 -u "$done" -H /tmp/prof.hdr -R "$ROW" -n "function1/4096" "$T/trace_stat/function1" > /tmp/r2 &
@@ -41,7 +41,7 @@ st=0
 wait $r1 || st=1
 wait $r2 || st=1
 wait $r3 || st=1
-touch "$stop"
+: > "$stop"
 wait
 cat /tmp/r1 /tmp/r2 /tmp/r3
 echo "switched on and off $(cat /tmp/prof.toggles) times"

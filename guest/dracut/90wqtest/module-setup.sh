@@ -27,7 +27,7 @@ install() {
 	inst_multiple bash cat grep sed awk sort head tail wc sleep date seq tr \
 		cut uname sync stat timeout nproc insmod rmmod lsmod env basename \
 		dirname mktemp printf od cmp diff taskset dmesg swapon swapoff \
-		losetup join
+		losetup join dd
 	# the staged tree: scripts, modules, data
 	cp -a "$WQ_STAGE/." "$initdir/"
 	# staged executables get their libraries resolved by dracut
