@@ -11,14 +11,8 @@
 # hit of getppid then.
 # requires: function_profile_enabled trace_stat/function0 trace_stat/function1 set_ftrace_filter
 . /usr/lib/wqtest/tests/lib.sh
-P=$T/function_profile_enabled
-on_exit "echo 0 > $P; echo > $T/set_ftrace_filter"
-# the header of 6.1 and 6.12 with the function graph tracer (Time, Avg, s^2)
-printf '%s\n' "  Function                               Hit    Time            Avg             s^2" \
-	"  --------                               ---    ----            ---             ---" > /tmp/prof.hdr
-# a row: the name in 30 columns, the hits in 10, then three durations
-# (trace_print_graph_duration(): us with up to three decimals, " us ", padding)
-ROW='^  .{30}  [ 0-9]{9}[0-9]    [0-9]+(\.[0-9]{1,3})? us +[0-9]+(\.[0-9]{1,3})? us +[0-9]+(\.[0-9]{1,3})? us +$'
+P=$PROF ROW=$PROF_ROW
+prof_setup
 # hits FUNCTION FILE...: its hits summed over the tables
 hits() {
 	local f=$1

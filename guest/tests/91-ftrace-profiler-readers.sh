@@ -11,11 +11,8 @@
 # is counted apart: it is the profiler's, with or without the series.
 # requires: function_profile_enabled trace_stat/function0 trace_stat/function1 set_ftrace_filter
 . /usr/lib/wqtest/tests/lib.sh
-P=$T/function_profile_enabled
-on_exit "echo 0 > $P; echo > $T/set_ftrace_filter"
-printf '%s\n' "  Function                               Hit    Time            Avg             s^2" \
-	"  --------                               ---    ----            ---             ---" > /tmp/prof.hdr
-ROW='^  .{30}  [ 0-9]{9}[0-9]    [0-9]+(\.[0-9]{1,3})? us +[0-9]+(\.[0-9]{1,3})? us +[0-9]+(\.[0-9]{1,3})? us +$'
+P=$PROF ROW=$PROF_ROW
+prof_setup
 echo 'vfs_* ksys_* __x64_sys_*' > "$T/set_ftrace_filter" || fail "set_ftrace_filter"
 expect_ge "functions in the filter" "$(grep -c . "$T/set_ftrace_filter")" 20
 echo 1 > "$P"

@@ -473,3 +473,18 @@ client_compare() {
 	fi
 	echo "$1: the same $(grep -c . "$2") lines"
 }
+
+# The function profiler's tables (the [ftrace] tests).  PROF: its switch.
+# PROF_ROW: a row of trace_stat/function<N> with the function graph tracer,
+# the name in 30 columns, the hits in 10, then three durations
+# (trace_print_graph_duration(): us with up to three decimals, " us ",
+# padding).
+PROF=$T/function_profile_enabled
+PROF_ROW='^  .{30}  [ 0-9]{9}[0-9]    [0-9]+(\.[0-9]{1,3})? us +[0-9]+(\.[0-9]{1,3})? us +[0-9]+(\.[0-9]{1,3})? us +$'
+# prof_setup: the profiler off and the filter emptied at exit, and the
+# exact header of 6.1 and 6.12 (Time, Avg, s^2) in /tmp/prof.hdr
+prof_setup() {
+	on_exit "echo 0 > $PROF; echo > $T/set_ftrace_filter"
+	printf '%s\n' "  Function                               Hit    Time            Avg             s^2" \
+		"  --------                               ---    ----            ---             ---" > /tmp/prof.hdr
+}
