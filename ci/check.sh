@@ -1,9 +1,10 @@
 #!/bin/bash
 # make check: host tests, the guest suites on the patched 6.1 kernel, the
 # reliability suite on the debug kernel and, beside it, the guest suites on
-# the patched 6.12 kernel, then the cross builds.  KERNEL=6.12 make check: the host
-# tests, the 6.12 suites and the 6.12 cross builds (the debug kernel is
-# 6.1's only: docs/kernels.md says why).
+# the patched 6.12 kernel, [ftrace] with and without the series, then the
+# cross builds.  KERNEL=6.12 make check: the host tests, the 6.12 suites,
+# [ftrace] on 6.12 and the 6.12 cross builds (the debug kernel is 6.1's
+# only: docs/kernels.md says why).
 # WQ_HOST_LOAD=N runs N busy loops on the host meanwhile (make check-stress).
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -uo pipefail
@@ -17,6 +18,28 @@ status=0
 . "$top/ci/lib.sh"
 wq_kernel || exit 2
 kver=$wq_kver
+
+# the disk, before anything: a cold run leaves about WQ_DISK_GB in build/
+# (kernel trees, images; measured in docs/pipeline.md), and a disk that
+# fills up halfway fails every later step with errors that do not say why
+# (CI, 2026-12-07: "No space left on device" after 161 s, six failures).
+# What build/ holds already counts: a warm run rewrites little.  At least
+# 2 GB free in any case, for the images and logs every run writes anew
+disk_need=${WQ_DISK_GB:-24}
+if ! [[ $disk_need =~ ^[0-9]{1,4}$ ]]; then
+	echo "WQ_DISK_GB=$disk_need: not a number of GB" >&2
+	exit 2
+fi
+disk_held=$(du -sk "$top/build" 2> /dev/null | cut -f1)
+disk_free=$(df -Pk "$top/build" | awk 'NR == 2 { print $4 }')
+if [ -z "$disk_free" ] || (( disk_free < 2 * 1048576 )) ||
+   (( disk_free + ${disk_held:-0} < disk_need * 1048576 )); then
+	printf 'make check: not enough disk: a cold run fills build/ with about %d GB (WQ_DISK_GB); build/ holds %d.%d GB and %s has %d.%d GB free (at least 2 needed)\n' \
+		"$disk_need" $(( ${disk_held:-0} / 1048576 )) $(( ${disk_held:-0} % 1048576 * 10 / 1048576 )) \
+		"$(df -P "$top/build" | awk 'NR == 2 { print $6 }')" \
+		$(( ${disk_free:-0} / 1048576 )) $(( ${disk_free:-0} % 1048576 * 10 / 1048576 )) >&2
+	exit 2
+fi
 
 # WQ_HOST_LOAD=N: N busy loops on the host for the whole run (make
 # check-stress: one per host core), so that the guests' vCPUs are
@@ -298,25 +321,29 @@ ftrace_vanilla_frags=("$top/kernel-patches/guest.config" "$top/kernel-patches/mm
 	"$top/kernel-patches/ftrace.config")
 ftrace_frags=("${ftrace_vanilla_frags[@]}" "$top/kernel-patches/wqstat.config")
 
-# ftrace_suites: [ftrace] on the patched kernel and, at the same time in a
-# second guest, on the unpatched one (the reference: the same tests must
-# pass there)
+# ftrace_suites VERSION: [ftrace] on the patched kernel of VERSION and, at
+# the same time in a second guest, on the unpatched one (the reference: the
+# same tests must pass there).  The trees: ftrace and ftrace-vanilla for
+# 6.1, ftrace-6.12 and ftrace-vanilla-6.12 for 6.12
 ftrace_suites() {
-	local second
-	if ! timed "the ftrace kernels, with and without the series (what the prebuild left)" \
-			"$top/ci/build.sh" ftrace "${ftrace_frags[@]}" ||
-	   ! SERIES=none timed "the ftrace kernel without the series" "$top/ci/build.sh" ftrace-vanilla "${ftrace_vanilla_frags[@]}"; then
-		result FAIL "build: the ftrace kernels (kernel-patches/ftrace.config) did not build"
+	local v=$1 sfx= second
+	[ "$v" = 6.1 ] || sfx=-$v
+	if ! timed "the ftrace kernels of $v, with and without the series (what the prebuild left)" \
+			wq_run_kernel "$v" "$top/ci/build.sh" "ftrace$sfx" "${ftrace_frags[@]}" ||
+	   ! SERIES=none timed "the ftrace kernel of $v without the series" \
+			wq_run_kernel "$v" "$top/ci/build.sh" "ftrace-vanilla$sfx" "${ftrace_vanilla_frags[@]}"; then
+		result FAIL "build: the ftrace kernels of $v (kernel-patches/ftrace.config) did not build"
 		return 1
 	fi
 	(
-		SUFFIX=vanilla boot ftrace-vanilla ftrace ftrace-vanilla
+		SUFFIX=${sfx#-}${sfx:+-}vanilla boot "ftrace-vanilla$sfx" ftrace "ftrace$sfx-vanilla"
 		exit $status
-	) < /dev/null > "$top/build/check-ftrace-vanilla.report" &
+	) < /dev/null > "$top/build/check-ftrace$sfx-vanilla.report" &
 	second=$!
-	boot ftrace ftrace ftrace
+	SUFFIX=${sfx#-} boot "ftrace$sfx" ftrace "ftrace$sfx"
+	SUFFIX=
 	wait "$second" || status=1
-	cat "$top/build/check-ftrace-vanilla.report"
+	cat "$top/build/check-ftrace$sfx-vanilla.report"
 }
 
 # cross_builds VERSION: the series of VERSION built for 32-bit x86
@@ -353,8 +380,13 @@ distro_builds() {
 }
 
 if [ "$kver" != 6.1 ]; then
-	# KERNEL=6.12: its suites, its cross builds and Debian's configs
-	normal_suites "$kver" && cross_builds "$kver" && distro_builds "$kver" none rt
+	# KERNEL=6.12: its suites, [ftrace] on it with and without the
+	# series, its cross builds and Debian's configs
+	if normal_suites "$kver"; then
+		ftrace_suites "$kver"
+		cross_builds "$kver"
+		distro_builds "$kver" none rt
+	fi
 # 2. the guest suites on the normal kernel; when it does not build, stop:
 # the debug kernel would take as long again to fail the same way
 elif ! normal_suites 6.1; then
@@ -380,7 +412,7 @@ else
 
 	# 5. the other users of trace_stat, with and without the series
 	prebuild_hurry
-	ftrace_suites
+	ftrace_suites 6.1
 
 	# 6. the series built for i386 and arm64, once the prebuild is done
 	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
