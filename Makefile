@@ -7,6 +7,9 @@
 #                    (WQ_HOST_LOAD=N make check: N loops)
 #   make check-rt    the 6.12 series built with PREEMPT_RT and its lock
 #                    checks: the main tests and the stress runs (one boot)
+#   make ftracetest  the kernel's ftracetest (00basic, ftrace) on the ftrace
+#                    kernel with and without the series: no case regresses
+#                    (two boots; on a quiet host: docs/kernels.md)
 #   make mutants     the bugs of ci/mutants/, each must fail a test (MUTANTS=k04 picks)
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs: seven ways (bpftrace
@@ -18,7 +21,7 @@
 # needs first.  LINUX_SOURCE_TAR=... points the build at another source of
 # the kernel KERNEL names.
 
-.PHONY: all deps kernel guest demo check check-stress check-rt mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
+.PHONY: all deps kernel guest demo check check-stress check-rt ftracetest mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
 
 all: guest
 
@@ -45,6 +48,9 @@ check-stress:
 
 check-rt:
 	@ci/rt.sh
+
+ftracetest:
+	@ci/ftracetest.sh
 
 mutants:
 	@ci/mutants.sh

@@ -6,7 +6,8 @@
 # results channel) are written.  Environment: QEMU_ACCEL (tcg by default;
 # kvm opts in), GUEST_TIMEOUT (seconds, hard limit), GUEST_STALL (MODE=check:
 # seconds without a result line that mean a hung guest), GUEST_CPUS, GUEST_MEM,
-# WQ_USER_SCRIPT (a script for MODE=script), GUEST_DISK (a raw image
+# WQ_USER_SCRIPT (a script for MODE=script), WQ_USER_TREE (MODE=script: a
+# directory laid over the guest's / beside the script), GUEST_DISK (a raw image
 # attached as a virtio disk, /dev/vda in the guest), QEMU_ICOUNT (a value
 # for QEMU's -icount, e.g. shift=0,sleep=off: the guest's clocks then count
 # executed instructions, 2^shift ns each; TCG only), QEMU_EXTRA (more QEMU
@@ -66,6 +67,10 @@ if [ "$mode" = script ]; then
 	u=$(mktemp -d)
 	mkdir -p "$u/usr/lib/wqtest"
 	cp "$WQ_USER_SCRIPT" "$u/usr/lib/wqtest/user.sh" || die "cannot copy $WQ_USER_SCRIPT"
+	if [ -n "${WQ_USER_TREE:-}" ]; then
+		[ -d "$WQ_USER_TREE" ] || die "WQ_USER_TREE=$WQ_USER_TREE: not a directory"
+		cp -a "$WQ_USER_TREE/." "$u/" || die "cannot copy $WQ_USER_TREE"
+	fi
 	(cd "$u" && find usr | cpio -o -H newc --quiet) > "$out/user.cpio" || die "cpio failed"
 	rm -rf "$u"
 	cat "$img" "$out/user.cpio" > "$out/initramfs.img"
