@@ -28,7 +28,7 @@ tree() {
 	rm -rf "$t"
 	mkdir -p "$t/usr/lib/wqtest" "$t/usr/bin"
 	cp -r "$top/build/$1/tools/testing/selftests/ftrace" "$t/usr/lib/wqtest/ftracetest" || return 1
-	for b in find tee id expr which xargs uniq realpath rmdir kill touch md5sum yes nl tac ps chmod ln; do
+	for b in find tee id expr which xargs uniq realpath rmdir kill touch md5sum yes nl tac ps chmod chown chgrp ln; do
 		p=$(type -P "$b") || { echo "ftracetest: no $b on the host" >&2; return 1; }
 		cp -L "$p" "$t/usr/bin/$b" || return 1
 		for lib in $(ldd "$p" 2> /dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
