@@ -10,7 +10,9 @@
 # The unmutated tree must pass the same suites first, or every mutant
 # would be killed by a test that fails anyway.  A mutant with "kernel: 6.12"
 # changes the 6.12 series' code (build/mutant-6.12, booted with that
-# kernel's tests); the others change 6.1's.  MUTANT_TESTS=GLOBS runs the
+# kernel's tests); one with "kernel: ftrace" changes 6.1's in the kernel of
+# [ftrace] (build/mutant-ftrace: kernel-patches/ftrace.config, for the
+# other users of trace_stat.c); the others change 6.1's.  MUTANT_TESTS=GLOBS runs the
 # kernel mutants with those tests instead of their own (to see whether one
 # test alone catches a bug).
 set -uo pipefail
@@ -46,6 +48,17 @@ elapsed() { echo "$(( $(date +%s) - start )) s"; }
 # tree in build/ that the mutants of that kernel are built in
 kern_of() { local k; k=$(field kernel "$1"); echo "${k:-6.1}"; }
 tree_of() { if [ "$1" = 6.1 ]; then echo mutant; else echo "mutant-$1"; fi; }
+# build_tree KERNEL TREE: build the mutant tree of KERNEL (6.1, 6.12 or
+# ftrace: 6.1 with the fragments of ci/check.sh's ftrace kernel)
+build_tree() {
+	local k=$1 kp=$top/kernel-patches
+	if [ "$k" = ftrace ]; then
+		wq_run_kernel 6.1 "$top/ci/build.sh" "$2" "$kp/guest.config" "$kp/mm.config" \
+			"$kp/ftrace.config" "$kp/wqstat.config"
+	else
+		wq_run_kernel "$k" "$top/ci/build.sh" "$2"
+	fi
+}
 
 mutated= mtree=
 restore() {
@@ -97,7 +110,7 @@ fi
 for k in "${!globs[@]}"; do
 	t=$(tree_of "$k")
 	echo "mutants: building build/$t, the $k kernel the mutants change ($(elapsed))"
-	wq_run_kernel "$k" "$top/ci/build.sh" "$t" > "$out/build-base-$t.log" 2>&1 ||
+	build_tree "$k" "$t" > "$out/build-base-$t.log" 2>&1 ||
 		{ echo "mutants: build/$t does not build; see $out/build-base-$t.log" >&2; exit 2; }
 	g=$(echo "${globs[$k]#,}" | tr , '\n' | sort -u | paste -sd,)
 	echo "mutants: the unmutated $k kernel's run of $g ($(elapsed))"
@@ -135,7 +148,7 @@ for m in "${sel[@]}"; do
 		mtree=$(tree_of "$k")
 		where=$(python3 "$top/ci/mutate.py" "$m" "$top/build/$mtree") || { echo "INVALID  $n: it does not apply"; bad=1; continue; }
 		mutated=$f
-		if ! wq_run_kernel "$k" "$top/ci/build.sh" "$mtree" > "$out/$n.build.log" 2>&1; then
+		if ! build_tree "$k" "$mtree" > "$out/$n.build.log" 2>&1; then
 			echo "INVALID  $n: it does not build ($out/$n.build.log)"; bad=1
 		elif git -C "$top/build/$mtree" diff --quiet -- "$f"; then
 			# ci/kernel.sh applies the series again when kernel-patches/
@@ -154,7 +167,7 @@ done
 # leave the mutant trees built as the series has them
 for k in "${!globs[@]}"; do
 	t=$(tree_of "$k")
-	wq_run_kernel "$k" "$top/ci/build.sh" "$t" > "$out/build-base-$t.log" 2>&1 ||
+	build_tree "$k" "$t" > "$out/build-base-$t.log" 2>&1 ||
 		echo "mutants: could not rebuild build/$t unmutated" >&2
 done
 echo "# mutants took $(elapsed)"
