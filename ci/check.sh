@@ -20,12 +20,14 @@ wq_kernel || exit 2
 kver=$wq_kver
 
 # the disk, before anything: a cold run leaves about WQ_DISK_GB in build/
-# (kernel trees, images; measured in docs/pipeline.md), and a disk that
+# (kernel trees, images: 15 GB after a fresh clone's run of 083c578; 18
+# leaves room for what a run holds only for a while, the stages it swaps
+# in, dracut's work tree, the swap images), and a disk that
 # fills up halfway fails every later step with errors that do not say why
 # (CI, 2026-12-07: "No space left on device" after 161 s, six failures).
 # What build/ holds already counts: a warm run rewrites little.  At least
 # 2 GB free in any case, for the images and logs every run writes anew
-disk_need=${WQ_DISK_GB:-24}
+disk_need=${WQ_DISK_GB:-18}
 if ! [[ $disk_need =~ ^[0-9]{1,4}$ ]]; then
 	echo "WQ_DISK_GB=$disk_need: not a number of GB" >&2
 	exit 2
