@@ -316,12 +316,12 @@ debug_suites() {
 	return $status
 }
 
-# the kernel of the other trace_stat users (the function and branch
-# profilers), with kmemleak: the same fragments with and without the series
-# (but wqstat.config, whose option the unpatched tree does not have)
-ftrace_vanilla_frags=("$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config"
-	"$top/kernel-patches/ftrace.config")
-ftrace_frags=("${ftrace_vanilla_frags[@]}" "$top/kernel-patches/wqstat.config")
+# the kernel of the other trace_stat users, with and without the series
+# (ci/lib.sh)
+wq_ftrace_frags vanilla
+ftrace_vanilla_frags=("${wq_frags[@]}")
+wq_ftrace_frags
+ftrace_frags=("${wq_frags[@]}")
 
 # ftrace_suites VERSION: [ftrace] on the patched kernel of VERSION and, at
 # the same time in a second guest, on the unpatched one (the reference: the

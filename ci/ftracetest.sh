@@ -18,7 +18,6 @@ dirs=${FTRACETEST_DIRS:-00basic ftrace}
 for d in $dirs; do
 	[[ $d =~ ^[A-Za-z0-9_-]+$ ]] || { echo "ftracetest: FTRACETEST_DIRS: '$d' is not a directory name of test.d" >&2; exit 2; }
 done
-frags=("$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config" "$top/kernel-patches/ftrace.config")
 status=0
 
 # tree NAME: build/ftracetest-NAME, laid over the guest's /: ftracetest and
@@ -66,8 +65,10 @@ run() {
 	[ -s "$out/cases" ] || { echo "ftracetest $name: no test case reported (see $out/results.txt)" >&2; return 1; }
 }
 
-wq_run_kernel "$wq_kver" "$top/ci/build.sh" "ftrace$sfx" "${frags[@]}" "$top/kernel-patches/wqstat.config" >&2 &&
-	SERIES=none wq_run_kernel "$wq_kver" "$top/ci/build.sh" "ftrace-vanilla$sfx" "${frags[@]}" >&2 ||
+wq_ftrace_frags
+wq_run_kernel "$wq_kver" "$top/ci/build.sh" "ftrace$sfx" "${wq_frags[@]}" >&2 &&
+	wq_ftrace_frags vanilla &&
+	SERIES=none wq_run_kernel "$wq_kver" "$top/ci/build.sh" "ftrace-vanilla$sfx" "${wq_frags[@]}" >&2 ||
 	{ echo "ftracetest: the ftrace kernels did not build" >&2; exit 1; }
 run "ftrace-vanilla$sfx" || status=1
 run "ftrace$sfx" || status=1

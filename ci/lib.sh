@@ -32,6 +32,16 @@ wq_run_kernel() {
 	fi
 }
 
+# wq_ftrace_frags [vanilla]: the fragments of the ftrace kernel (the other
+# users of trace_stat: the function and branch profilers, and kmemleak) in
+# the array wq_frags; without "vanilla", with wqstat.config, whose option
+# the unpatched tree does not have.  check.sh, ftracetest.sh, mutants.sh
+wq_ftrace_frags() {
+	wq_frags=("$top/kernel-patches/guest.config" "$top/kernel-patches/mm.config"
+		"$top/kernel-patches/ftrace.config")
+	[ "${1:-}" = vanilla ] || wq_frags+=("$top/kernel-patches/wqstat.config")
+}
+
 # guest_problems RESULTS CONSOLE QEMU-STATUS: print what went wrong with a
 # guest run, one problem a line (the lines of a splat follow it, indented);
 # status 0 when nothing did: QEMU exited 0, the results end with the job's

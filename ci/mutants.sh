@@ -51,10 +51,10 @@ tree_of() { if [ "$1" = 6.1 ]; then echo mutant; else echo "mutant-$1"; fi; }
 # build_tree KERNEL TREE: build the mutant tree of KERNEL (6.1, 6.12 or
 # ftrace: 6.1 with the fragments of ci/check.sh's ftrace kernel)
 build_tree() {
-	local k=$1 kp=$top/kernel-patches
+	local k=$1
 	if [ "$k" = ftrace ]; then
-		wq_run_kernel 6.1 "$top/ci/build.sh" "$2" "$kp/guest.config" "$kp/mm.config" \
-			"$kp/ftrace.config" "$kp/wqstat.config"
+		wq_ftrace_frags
+		wq_run_kernel 6.1 "$top/ci/build.sh" "$2" "${wq_frags[@]}"
 	else
 		wq_run_kernel "$k" "$top/ci/build.sh" "$2"
 	fi
