@@ -17,11 +17,13 @@
 #                    destroy_workqueue(); three guest boots
 #   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
 #   make bench-placebo  the control: vanilla vs vanilla with its code moved
+#   make cost        where the stat tracer's cost per item goes: executed
+#                    instructions per function (-icount and a QEMU plugin)
 # Everything is built in build/; each target installs the Debian packages it
 # needs first.  LINUX_SOURCE_TAR=... points the build at another source of
 # the kernel KERNEL names.
 
-.PHONY: all deps kernel guest demo check check-stress check-rt ftracetest mutants run-guest wqstat bench bench-vanilla bench-placebo clean distclean
+.PHONY: all deps kernel guest demo check check-stress check-rt ftracetest mutants run-guest wqstat bench bench-vanilla bench-placebo cost clean distclean
 
 all: guest
 
@@ -66,6 +68,9 @@ bench-vanilla:
 
 bench-placebo:
 	@ci/bench.sh placebo
+
+cost:
+	@ci/cost.sh
 
 clean:
 	rm -rf build/guest build/stage-* build/modules-* build/stat-tracer build/dracut

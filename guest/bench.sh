@@ -37,7 +37,9 @@ for arg in $(cat /proc/cmdline); do
 	wqbench.phase=*) phase=${arg#wqbench.phase=} ;;
 	esac
 done
-workloads=("chain 20000" "burst 256 20" "many 1024 5")
+# same: every vCPU queues 2,048 items of one function at once (one row,
+# all CPUs: what a shared counter costs when it bounces)
+workloads=("chain 20000" "burst 256 20" "many 1024 5" "same 2048")
 [ -d $B ] || insmod /usr/lib/wqtest/modules/wqbench.ko || { echo "cannot load wqbench"; exit 1; }
 have_stat=0; [ -f "$T/workqueue_stat_enabled" ] && have_stat=1
 have_perf=0; command -v perf > /dev/null && have_perf=1

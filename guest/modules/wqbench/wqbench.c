@@ -18,6 +18,9 @@
  *   scale F W R      F functions on each of W workqueues kept from one
  *                    call to the next (W <= 128): F x W distinct rows, one
  *                    item each, queued then flushed; R rounds
+ *   same N           on every online CPU at once, N items of one function
+ *                    queued on that CPU, then flushed: every CPU counts
+ *                    the same row (N x CPUs items)
  *   destroy N        N new workqueues, each given one item to run, then
  *                    destroyed; the result is the time of destroy_workqueue()
  *                    alone: "items=N ns=T ns_per_item=X"
@@ -26,6 +29,7 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -177,6 +181,63 @@ static int wqb_spin(unsigned int m, unsigned int us, unsigned int r)
 	return 0;
 }
 
+/* "same": the items, N for each CPU, N, and a driver item per CPU */
+static struct work_struct *wqb_same_items;
+static struct work_struct *wqb_same_drivers;
+static unsigned int wqb_same_n;
+
+/* One CPU's part of "same": its driver item runs on that CPU. */
+static void wqb_same_cpu(struct work_struct *work)
+{
+	size_t cpu = work - wqb_same_drivers;
+	struct work_struct *mine = wqb_same_items + cpu * wqb_same_n;
+	unsigned int i;
+
+	for (i = 0; i < wqb_same_n; i++)
+		queue_work(wqb_wq, &mine[i]);
+	for (i = 0; i < wqb_same_n; i++)
+		flush_work(&mine[i]);
+}
+
+/* @n items of one function queued on each online CPU, all CPUs at once. */
+static int wqb_same(unsigned int n)
+{
+	unsigned int cpu, cpus = 0;
+	size_t i;
+	ktime_t t0;
+
+	if (!n || n > 65536)
+		return -EINVAL;
+	wqb_same_items = kvcalloc((size_t)n * nr_cpu_ids, sizeof(*wqb_same_items),
+				  GFP_KERNEL);
+	wqb_same_drivers = kcalloc(nr_cpu_ids, sizeof(*wqb_same_drivers),
+				   GFP_KERNEL);
+	if (!wqb_same_items || !wqb_same_drivers) {
+		kvfree(wqb_same_items);
+		kfree(wqb_same_drivers);
+		return -ENOMEM;
+	}
+	for (i = 0; i < (size_t)n * nr_cpu_ids; i++)
+		INIT_WORK(&wqb_same_items[i], wqb_fns[0]);
+	wqb_same_n = n;
+	cpus_read_lock();
+	t0 = ktime_get();
+	for_each_online_cpu(cpu) {
+		INIT_WORK(&wqb_same_drivers[cpu], wqb_same_cpu);
+		queue_work_on(cpu, system_highpri_wq, &wqb_same_drivers[cpu]);
+		cpus++;
+	}
+	for_each_online_cpu(cpu)
+		flush_work(&wqb_same_drivers[cpu]);
+	wqb_result_set((u64)n * cpus, ktime_to_ns(ktime_sub(ktime_get(), t0)));
+	cpus_read_unlock();
+	kvfree(wqb_same_items);
+	kfree(wqb_same_drivers);
+	wqb_same_items = NULL;
+	wqb_same_drivers = NULL;
+	return 0;
+}
+
 /* The workqueues of "scale", kept between calls so that their rows stay live. */
 static struct workqueue_struct *wqb_scale_wqs[WQB_SCALE_WQS];
 static unsigned int wqb_scale_nr;
@@ -292,6 +353,8 @@ static int wqb_dispatch(const char *line)
 		return wqb_spin(a, b, c);
 	if (!strcmp(name, "scale") && n == 4)
 		return wqb_scale(a, b, c);
+	if (!strcmp(name, "same") && n == 2)
+		return wqb_same(a);
 	if (!strcmp(name, "destroy") && n == 2)
 		return wqb_destroy(a);
 	return -EINVAL;
