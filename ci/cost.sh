@@ -12,6 +12,8 @@
 #   - per workload, the functions whose instructions per item grew most
 #     with the stat tracer on: calls, instructions and locked
 #     read-modify-writes per item.
+# SERIES (the kernel's own) and COST_NAME (the tree, bench-patched[-6.12])
+# measure another series, into build/COST_NAME-cost.
 # COST_CPUS (1): the guest's vCPUs.  One, because the guest stops at
 # "Booting SMP configuration" with two under -icount (QEMU 7.2, TCG); what
 # many CPUs at once cost (the "same" workload) is make bench's, in wall
@@ -24,6 +26,10 @@ out=$top/build/cost
 [ "$wq_kver" = 6.1 ] || out=$out-$wq_kver
 name=bench-patched
 [ "$wq_kver" = 6.1 ] || name=bench-patched-$wq_kver
+if [ -n "${COST_NAME:-}" ]; then
+	name=$COST_NAME
+	out=$top/build/$name-cost
+fi
 k=$top/kernel-patches
 mkdir -p "$out"
 
