@@ -25,8 +25,11 @@ wq_kernel || exit 1
 tar=$wq_tar
 tree=$top/build/$name
 jobs=${JOBS:-$(($(nproc) + 1))}
+# gc.auto=0: a commit of a whole kernel tree would start "git gc --auto",
+# which packs 80,000 objects for minutes beside the build and holds the
+# tree's build lock (inherited) until it is done
 git_id=(-c user.name="wqstat build" -c user.email="build@wqstat.invalid"
-	-c commit.gpgsign=false -c core.autocrlf=false)
+	-c commit.gpgsign=false -c core.autocrlf=false -c gc.auto=0)
 
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 
