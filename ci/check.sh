@@ -173,7 +173,8 @@ if [ -z "$unlisted" ]; then
 else
 	result FAIL "suites: in no suite of ci/suites, so never run: $unlisted"
 fi
-# the splat check itself: the one WARN it tolerates, and each way to not be it
+# the splat check itself: the two upstream splats it tolerates, and each way
+# to not be them
 splat_out=$("$top/ci/splat-tests/run.sh")
 splat_rc=$?
 while read -r line; do

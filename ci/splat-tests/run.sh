@@ -3,6 +3,9 @@
 # known.  timer-warn.log is the console of "ci/timer-warn.sh window" on the
 # widened kernel: the one WARN splat.sh tolerates, whole and in its place.
 # Each variant below breaks one of the conditions and must be a splat.
+# stat-stall.log is the console of the [ftrace] reference boot (the kernel
+# without the series) of a make check-stress: the RCU stall of the
+# unpatched trace_stat.c, tolerated the same way, and its variants.
 # Prints "ok"/"not ok" lines; exits 1 on any "not ok".
 top=$(cd "$(dirname "$0")/../.." && pwd)
 log=$top/ci/splat-tests/timer-warn.log
@@ -50,4 +53,24 @@ grep -q "^[0-9]*:.*BUG: sleeping function" "$tmp/out" \
 # two copies: both tolerated
 cat "$log" "$log" > "$tmp/twice.log"
 expect 0 "two such WARNs, each in its place, are tolerated" "$tmp/twice.log"
+stall=$top/ci/splat-tests/stat-stall.log
+expect 0 "the stall of the unpatched trace_stat.c's open() is tolerated" "$stall"
+grep -q "tolerated the known RCU stall of the unpatched trace_stat.c" "$tmp/err" \
+	&& echo "ok - the tolerated stall is named on stderr" \
+	|| { echo "not ok - the tolerated stall is not named on stderr"; bad=1; }
+# the same stall in another open(): not trace_stat's
+sed 's/tracing_stat_open+0x9f/tracing_open+0x9f/' "$stall" > "$tmp/open.log"
+expect 1 "the same stall under another open() is a splat" "$tmp/open.log"
+# the patched trace_stat.c has no insert_stat(): a stall there is ours
+sed 's/ insert_stat+0x23/ add_stat+0x23/' "$stall" > "$tmp/ours.log"
+expect 1 "the same stall in the patched trace_stat.c (add_stat) is a splat" "$tmp/ours.log"
+# the block cut short: no end of its task trace
+sed '/<\/TASK>/d' "$stall" > "$tmp/notask.log"
+expect 1 "the stall without the end of its trace is a splat" "$tmp/notask.log"
+# a stall of another kind
+sed 's/rcu_sched self-detected stall on CPU/rcu_sched detected stalls on CPUs\/tasks:/' "$stall" > "$tmp/kind.log"
+expect 1 "another kind of RCU stall report is a splat" "$tmp/kind.log"
+# the tolerated stall beside another splat
+{ cat "$stall"; echo "[  230.000000] BUG: sleeping function called from invalid context at kernel/workqueue.c:1"; } > "$tmp/stallmore.log"
+expect 1 "another splat beside the tolerated stall still fails" "$tmp/stallmore.log"
 exit $bad
