@@ -7,7 +7,6 @@
 # numbering (phase 1 ends at the first mark).
 . /usr/lib/wqtest/tests/lib.sh
 B=/sys/kernel/debug/wqbench
-stock="workqueue_queue_work workqueue_activate_work workqueue_execute_start workqueue_execute_end"
 workloads=("chain 20000" "burst 256 20" "many 1024 5")
 ways="nothing stat stock"
 for arg in $(cat /proc/cmdline); do
@@ -18,25 +17,8 @@ done
 [ -d $B ] || insmod /usr/lib/wqtest/modules/wqbench.ko || { echo "# cannot load wqbench"; exit 1; }
 echo 1 > $T/options/markers 2> /dev/null
 mark() { echo m > $T/trace_marker 2> /dev/null; phase=$((phase + 1)); }
-setup() {
-	case $1 in
-	stat) echo 1 > $T/workqueue_stat_enabled ;;
-	stock)
-		local e
-		for e in $stock; do echo 1 > $T/events/workqueue/$e/enable; done
-		echo 1 > $T/tracing_on ;;
-	esac
-}
-teardown() {
-	case $1 in
-	stat) echo 0 > $T/workqueue_stat_enabled ;;
-	stock)
-		echo 0 > $T/tracing_on
-		local e
-		for e in $stock; do echo 0 > $T/events/workqueue/$e/enable; done ;;
-	esac
-	echo > $T/trace
-}
+# setup WAY, teardown WAY: as make bench starts and stops them
+. /usr/lib/wqtest/bench/ways.sh
 echo 0 > $T/tracing_on
 phase=0
 mark
