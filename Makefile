@@ -14,7 +14,9 @@
 #   make run-guest SCRIPT=path   run a script as root in the guest
 #   make bench       what watching workqueues costs: seven ways (bpftrace
 #                    among them), I/O to a loop device, 131,072 rows,
-#                    destroy_workqueue(); three guest boots
+#                    destroy_workqueue(); three guest boots; then fio
+#                    with the tracer off and on, on make cost's kernel
+#   make bench-fio   that fio boot alone (FIO_ROUNDS=N, 5 by default)
 #   make bench-vanilla  the same workloads on unpatched 6.1, tracer off
 #   make bench-placebo  the control: vanilla vs vanilla with its code moved
 #   make cost        where the stat tracer's cost per item goes: executed
@@ -23,7 +25,7 @@
 # needs first.  LINUX_SOURCE_TAR=... points the build at another source of
 # the kernel KERNEL names.
 
-.PHONY: all deps kernel guest demo check check-stress check-rt ftracetest mutants run-guest wqstat bench bench-vanilla bench-placebo cost clean distclean
+.PHONY: all deps kernel guest demo check check-stress check-rt ftracetest mutants run-guest wqstat bench bench-vanilla bench-placebo bench-fio cost clean distclean
 
 all: guest
 
@@ -68,6 +70,9 @@ bench-vanilla:
 
 bench-placebo:
 	@ci/bench.sh placebo
+
+bench-fio:
+	@ci/bench.sh fio
 
 cost:
 	@ci/cost.sh

@@ -3,7 +3,10 @@
 # every workload under every way of watching, interleaved, 5 rounds; the
 # bpftrace script against the stat file; I/O to a loop device; the cost of
 # reading a 10,000-row table (phase main); the cost per item with up to
-# 131,072 live rows (phase rows); destroy_workqueue() (phase destroy).  The
+# 131,072 live rows (phase rows); destroy_workqueue() (phase destroy); then
+# fio with the tracer off and on, in turns, on the kernel of
+# kernel-patches/distro.config (phase fio; alone: make bench-fio, with
+# FIO_ROUNDS=N rounds, 5 by default).  The
 # tables are printed and kept in build/bench/bench.txt (KERNEL=6.12: the
 # 6.12 kernel, build/bench-6.12/).
 # make bench-vanilla (ci/bench.sh vanilla): the same workloads with nothing
@@ -27,7 +30,7 @@ out=$top/build/bench
 [ "$wq_kver" = 6.1 ] || out=$out-$wq_kver
 mkdir -p "$out"
 export GUEST_MEM=${GUEST_MEM:-2048} GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
-"$top/ci/deps.sh" linux-perf bpftrace trace-cmd linux-libc-dev || exit 2
+"$top/ci/deps.sh" linux-perf bpftrace trace-cmd linux-libc-dev fio || exit 2
 # run_bench NAME OUTDIR ARGS...: one bench boot; prints its table
 run_bench() {
 	local name=$1 dir=$2
@@ -43,22 +46,43 @@ run_bench() {
 	guest_output "$dir/results.txt"
 }
 
+# fio_bench: build the distro-like kernel and boot it with fio: the table
+# FIO (one line a load: the medians off and on, their range, and on/off)
+fio_bench() {
+	local k=$top/kernel-patches fname=bench-patched
+	[ "$wq_kver" = 6.1 ] || fname=bench-patched-$wq_kver
+	"$top/ci/build.sh" "$fname" "$k/guest.config" "$k/wqstat.config" "$k/mm.config" \
+		"$k/distro.config" >&2 || { echo "bench: the $fname build failed" >&2; return 2; }
+	WQ_WITH_PERF= WQ_WITH_FIO=1 run_bench "$fname" "$out/fio" wqbench.phase=fio \
+		${FIO_ROUNDS:+wqbench.fio_rounds=$FIO_ROUNDS} > "$out/fio.raw" || return $?
+	cat "$out/fio.raw"
+	grep -q '^FIO ' "$out/fio.raw" &&
+		! grep -q -e '^# skip fio' -e '^# fio .* failed' -e '^# fio .*: no result' "$out/fio.raw" ||
+		{ echo "bench: fio gave no whole table (above; log: $out/fio/console.log)" >&2; return 1; }
+}
+
 case ${1:-} in
 '')
 	"$top/ci/build.sh" >&2 || { echo "bench: the build failed" >&2; exit 2; }
 	# three boots: the ways of watching (capacity 16,384, as before);
 	# the rows phase (131,072 rows and room for the rest); destroy at
 	# the default capacity.  The last two need neither perf nor
-	# bpftrace, so they boot the smaller image.
+	# bpftrace, so they boot the smaller image; only the first has fio.
 	{
-		run_bench "$wq_name" "$out/patched" workqueue_stat_capacity=16384 || exit $?
+		WQ_WITH_FIO=1 run_bench "$wq_name" "$out/patched" workqueue_stat_capacity=16384 || exit $?
 		WQ_WITH_PERF= GUEST_MEM=3072 run_bench "$wq_name" "$out/rows" workqueue_stat_capacity=135168 wqbench.phase=rows || exit $?
 		WQ_WITH_PERF= run_bench "$wq_name" "$out/destroy" wqbench.phase=destroy || exit $?
+		# fio on the kernel of kernel-patches/distro.config (fio needs
+		# System V IPC, which tinyconfig drops; make cost's kernel)
+		fio_bench || exit $?
 	} | tee "$out/bench.txt"
+	exit "${PIPESTATUS[0]}" ;;
+fio)
+	fio_bench | tee "$out/fio.txt"
 	exit "${PIPESTATUS[0]}" ;;
 vanilla) test=bench-patched label=PATCHED mode=vanilla ;;
 placebo) test=bench-placebo label=PLACEBO mode=placebo ;;
-*) echo "usage: ci/bench.sh [vanilla|placebo]" >&2; exit 2 ;;
+*) echo "usage: ci/bench.sh [vanilla|placebo|fio]" >&2; exit 2 ;;
 esac
 # the vanilla and placebo trees and ci/placebo's patch are 6.1's
 if [ "$wq_kver" != 6.1 ]; then

@@ -26,14 +26,15 @@ rm -f "$out/console.log" "$out/results.txt"
 
 die() { echo "guest.sh: $*" >&2; exit 2; }
 
-# The image: dracut runs once per staged tree (and per WQ_WITH_PERF), and
+# The image: dracut runs once per staged tree (and per WQ_WITH_PERF and
+# WQ_WITH_FIO, the extra programs of the benchmark's images), and
 # every boot of that tree reuses it until the stage's content changes.  The
 # private copy of dracut's base dir (so the host's installation is never
 # touched) and the image are made under a lock: two targets may run at once.
 dbase=$top/build/dracut
-img=$stage.initramfs${WQ_WITH_PERF:+-perf}.img
+img=$stage.initramfs${WQ_WITH_PERF:+-perf}${WQ_WITH_FIO:+-fio}.img
 id=$( (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum
-	cat "$top"/guest/dracut/90wqtest/*; echo "perf=${WQ_WITH_PERF:-}") | sha256sum)
+	cat "$top"/guest/dracut/90wqtest/*; echo "perf=${WQ_WITH_PERF:-} fio=${WQ_WITH_FIO:-}") | sha256sum)
 exec 9> "$top/build/dracut.lock"
 flock 9
 if [ "$(cat "$img.id" 2> /dev/null)" != "$id" ] || [ ! -s "$img" ]; then

@@ -11,8 +11,13 @@
 #            (boot with workqueue_stat_capacity= of at least 131,072 + 4,096)
 #   destroy  destroy_workqueue() at the default capacity, tracer never
 #            enabled, then on, then off again
+#   fio      fio's random reads and writes to a loop device, the tracer off
+#            and on in turns (fio needs System V shared memory: the kernel
+#            of kernel-patches/distro.config, in the image with
+#            WQ_WITH_FIO=1)
 # It may also carry wqbench.rounds=N (the micro-workloads' and the rows
-# phase's rounds), wqbench.loop_rounds=N and wqbench.ways=a,b.
+# phase's rounds), wqbench.loop_rounds=N, wqbench.fio_rounds=N and
+# wqbench.ways=a,b.
 . /usr/lib/wqtest/tests/lib.sh
 B=/sys/kernel/debug/wqbench
 # the awk function of every table: med(k, arr), the median of arr[k, 1]
@@ -27,12 +32,14 @@ awk_med='function med(k, arr,   i, j, t, a, c) {
 BT=/usr/lib/wqtest/bench/wqstat.bt
 rounds=5
 loop_rounds=7
+fio_rounds=5
 phase=main
 ways="nothing stat stock new hist perf bpftrace"
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	wqbench.rounds=*) rounds=${arg#wqbench.rounds=} ;;
 	wqbench.loop_rounds=*) loop_rounds=${arg#wqbench.loop_rounds=} ;;
+	wqbench.fio_rounds=*) fio_rounds=${arg#wqbench.fio_rounds=} ;;
 	wqbench.ways=*) ways=$(echo "${arg#wqbench.ways=}" | tr , ' ') ;;
 	wqbench.phase=*) phase=${arg#wqbench.phase=} ;;
 	esac
@@ -193,10 +200,71 @@ for w in $ways; do
 	esac
 	avail="$avail $w"
 done
+# fio, random reads and writes of 4 KiB and 64 KiB, direct I/O to a loop
+# device over a file in tmpfs, one synchronous job (psync, queue depth 1:
+# every request its own round trip through kblockd's and the loop queue's
+# work items), 3 s each, with the tracer off ("nothing") and on ("stat"),
+# in turns that swap which goes first every round.  Per load: the median
+# MB/s of each and the range, and on/off of the medians and of each round.
+fio_bench() {
+	local dev r wl w out bw first
+	command -v fio > /dev/null || { echo "# skip fio: not in this image (WQ_WITH_FIO=1)"; return; }
+	[ $have_stat = 1 ] || { echo "# skip fio: no stat tracer"; return; }
+	mkdir -p /tmp/fio && mount -t tmpfs -o size=80m tmpfs /tmp/fio || { echo "# skip fio: no tmpfs"; return; }
+	head -c $((64 << 20)) /dev/zero > /tmp/fio/img
+	dev=$(losetup -f --show /tmp/fio/img) || { echo "# skip fio: losetup failed"; umount /tmp/fio; return; }
+	local loads=("randread 4k" "randwrite 4k" "randread 64k" "randwrite 64k")
+	echo "# fio $(fio --version): $dev over a 64 MiB file in tmpfs, psync, 1 job, direct=1, 3 s a run, $fio_rounds rounds"
+	: > /tmp/fio.samples
+	for r in $(seq 1 "$fio_rounds"); do
+		first="nothing stat"; [ $((r % 2)) = 0 ] && first="stat nothing"
+		for wl in "${loads[@]}"; do
+			set -- $wl
+			for w in $first; do
+				# terse v3: field 7 is the read KiB/s, 48 the write KiB/s
+				rm -f /tmp/fio.out
+				run_way $w sh -c 'fio "$@" > /tmp/fio.out 2> /tmp/fio.err || echo "rc=$?" >> /tmp/fio.err' fio \
+					--name=wq --filename=$dev --rw=$1 --bs=$2 --direct=1 \
+					--ioengine=psync --thread --time_based --runtime=3 --size=64m \
+					--output-format=terse --terse-version=3
+				out=$(cat /tmp/fio.out 2> /dev/null)
+				if grep -q '^rc=' /tmp/fio.err; then
+					echo "# fio $1 $2 $w failed: $(tr '\n' ' ' < /tmp/fio.err)"
+					continue
+				fi
+				bw=$(echo "$out" | awk -F';' -v f=$([ $1 = randread ] && echo 7 || echo 48) \
+					'$1 == 3 { printf "%.2f", $f / 1024 }')
+				[ -n "$bw" ] || { echo "# fio $1 $2 $w: no result"; continue; }
+				echo "$1-$2 $w $r $bw" >> /tmp/fio.samples
+			done
+			progress "fio round $r of $fio_rounds, $1 $2: $(tail -n 2 /tmp/fio.samples | awk '{ printf "%s %s ", $2, $4 }')MB/s"
+		done
+	done
+	losetup -d $dev; umount /tmp/fio
+	awk "$awk_med"'{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $4; by[$1, $2, $3] = $4; wl[$1] = 1; rd[$3] = 1 }
+		END {
+			printf "%-14s %10s %8s %8s %10s %8s %8s %8s %8s %8s\n", "FIO", "OFF_MBps", "MIN", "MAX",
+				"ON_MBps", "MIN", "MAX", "ON/OFF", "RND_MIN", "RND_MAX"
+			for (x in wl) {
+				a = med(x SUBSEP "nothing", v); alo = lo[x SUBSEP "nothing"]; ahi = hi[x SUBSEP "nothing"]
+				b = med(x SUBSEP "stat", v); blo = lo[x SUBSEP "stat"]; bhi = hi[x SUBSEP "stat"]
+				rmin = rmax = ""
+				for (r in rd) if ((x, "nothing", r) in by && (x, "stat", r) in by && by[x, "nothing", r] > 0) {
+					q = by[x, "stat", r] / by[x, "nothing", r]
+					if (rmin == "" || q < rmin) rmin = q
+					if (rmax == "" || q > rmax) rmax = q
+				}
+				printf "%-14s %10.1f %8.1f %8.1f %10.1f %8.1f %8.1f %8.3f %8.3f %8.3f\n", x, a, alo, ahi, b, blo, bhi,
+					a ? b / a : 0, rmin, rmax
+			}
+		}' /tmp/fio.samples | (read -r h; echo "$h"; sort)
+}
+
 echo "# phase $phase; ways:$avail; rounds: $rounds; kernel $(uname -r), $(nproc) CPUs"
 case $phase in
 main) ;;
 rows) phase_rows; exit ;;
+fio) fio_bench; exit ;;
 destroy) phase_destroy; exit ;;
 *) echo "# unknown phase '$phase'"; exit 1 ;;
 esac

@@ -48,5 +48,10 @@ install() {
 			cp -a /usr/include/x86_64-linux-gnu/asm "$initdir/usr/include/x86_64-linux-gnu/" ||
 			derror "wqtest: could not install the UAPI headers for bpftrace"
 	fi
+	# fio, for the benchmark's real I/O (its libraries, Ceph's among
+	# them, are about 80 MB: in the benchmark's image only)
+	if [ -n "${WQ_WITH_FIO:-}" ]; then
+		inst_binary fio || derror "wqtest: could not install fio"
+	fi
 	inst_hook cmdline 01 "$moddir/wqtest-hook.sh"
 }
