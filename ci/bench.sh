@@ -67,9 +67,10 @@ case ${1:-} in
 	# three boots: the ways of watching (capacity 16,384, as before);
 	# the rows phase (131,072 rows and room for the rest); destroy at
 	# the default capacity.  The last two need neither perf nor
-	# bpftrace, so they boot the smaller image; only the first has fio.
+	# bpftrace, so they boot the smaller image.  Then fio's boot, on
+	# another kernel (fio_bench).
 	{
-		WQ_WITH_FIO=1 run_bench "$wq_name" "$out/patched" workqueue_stat_capacity=16384 || exit $?
+		run_bench "$wq_name" "$out/patched" workqueue_stat_capacity=16384 || exit $?
 		WQ_WITH_PERF= GUEST_MEM=3072 run_bench "$wq_name" "$out/rows" workqueue_stat_capacity=135168 wqbench.phase=rows || exit $?
 		WQ_WITH_PERF= run_bench "$wq_name" "$out/destroy" wqbench.phase=destroy || exit $?
 		# fio on the kernel of kernel-patches/distro.config (fio needs
