@@ -111,6 +111,33 @@ timeout_s=${GUEST_TIMEOUT:-$([ -n "$stall_s" ] && echo 14400 || echo 900)}
 # made that an RCU stall in boot, before any test (F4, 2026-12-07).
 append="console=ttyS0,115200 panic=-1 oops=panic rd.shell=0 rd.emergency=reboot no_timer_check"
 append+=" initramfs_async=0"
+# tsc_early_khz: the TSC's frequency, which the guest would otherwise
+# measure against the PIT in a busy loop early in boot.  Under TCG the
+# guest's TSC is the host's counter (QEMU reads it), so the host's
+# frequency is the right value, measured by ci/tsc/tsc-khz.c.  A vCPU the
+# host deschedules during that loop measures nonsense, and the kernel
+# trusts the PIT when the PIT and the HPET disagree: beside three loaded
+# make checks (load 30 to 38 on 2 cores, H1-H3 on 2026-12-07) 3 of about
+# 45 boots took a 2,300 MHz TSC for 77, 266 and 437 MHz, so that their
+# clocks ran up to 30 times too fast until the clocksource watchdog
+# switched to the HPET minutes later, and one of them reported an RCU
+# stall in boot.  Not with -icount (the TSC counts instructions then),
+# with KVM, or on a host whose TSC does not tick at a constant rate.
+tsc_khz() {
+	local src=$top/ci/tsc/tsc-khz.c bin=$top/build/host/tsc-khz
+	if ! [ "$bin" -nt "$src" ]; then
+		mkdir -p "${bin%/*}"
+		gcc -O2 -Wall -Wextra -Werror -o "$bin.$$" "$src" && mv -f "$bin.$$" "$bin" || return 1
+	fi
+	"$bin"
+}
+if [ "$accel" = tcg ] && [ -z "${QEMU_ICOUNT:-}" ]; then
+	if khz=$(tsc_khz) && [[ $khz =~ ^[1-9][0-9]{5,7}$ ]]; then
+		append+=" tsc_early_khz=$khz"
+	else
+		echo "guest.sh: the host's TSC frequency is unknown: the guest calibrates its own" >&2
+	fi
+fi
 append+=" loglevel=7 no_hash_pointers wqtest.mode=$mode $*"
 disk=()
 [ -z "${GUEST_DISK:-}" ] || disk=(-drive "file=$GUEST_DISK,if=virtio,format=raw")
