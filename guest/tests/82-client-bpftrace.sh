@@ -84,6 +84,19 @@ client_workload
 echo "the workload ran in $(( $(date +%s) - t0 )) s"
 t0=$(date +%s)
 kill -INT $bt
+# its exit, watched: every 30 s a line says what it is doing (its state,
+# where it waits, the CPU time it used, what it has printed), so that a slow
+# exit says whether bpftrace still drains its buffers or waits on something.
+# Beside three loaded make checks (H3, 2026-12-07) it had not exited 232 s
+# after the workload, and the test's 300 s ran out with nothing to show why.
+next=30
+while kill -0 $bt 2> /dev/null; do
+	sleep 1
+	s=$(( $(date +%s) - t0 ))
+	[ $s -ge $next ] && next=$((next + 30)) && [ -r /proc/$bt/stat ] &&
+		echo "bpftrace after SIGINT, $s s: $(sed -E 's/^[0-9]+ \(.*\) //' /proc/$bt/stat |
+			awk '{ printf "state %s, CPU %d ticks", $1, $12 + $13 }'), wchan $(cat /proc/$bt/wchan 2> /dev/null), $(ls /proc/$bt/task | wc -l) threads, $(wc -c < "$CL/bt.out") bytes out"
+done
 wait $bt
 echo "bpftrace exited with status $? after $(( $(date +%s) - t0 )) s"
 echo 0 > "$T/tracing_on"
