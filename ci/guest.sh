@@ -132,7 +132,9 @@ tsc_khz() {
 	"$bin"
 }
 if [ "$accel" = tcg ] && [ -z "${QEMU_ICOUNT:-}" ]; then
-	if khz=$(tsc_khz) && [[ $khz =~ ^[1-9][0-9]{5,7}$ ]]; then
+	flags=$(grep -m 1 '^flags' /proc/cpuinfo || true)
+	if [[ " $flags " == *" constant_tsc "* && " $flags " == *" nonstop_tsc "* ]] &&
+		khz=$(tsc_khz) && [[ $khz =~ ^[1-9][0-9]{5,7}$ ]]; then
 		append+=" tsc_early_khz=$khz"
 	else
 		echo "guest.sh: the host's TSC frequency is unknown: the guest calibrates its own" >&2
